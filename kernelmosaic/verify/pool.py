@@ -1,0 +1,333 @@
+"""Isolated worker processes: one lane per GPU (or N on the CPU), each with a warm spare.
+
+Candidates run only in workers. A worker that crashes, hangs or exits is killed
+(its whole process group, so a stuck compiler goes too) and replaced; the job gets
+a verdict that says what happened. By default every job gets a fresh process, so a
+candidate that patches torch or corrupts the CUDA context cannot touch the next
+one; the spare that was warming in the background takes over at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_TIMEOUTS = {"startup": 240.0, "compile": 600.0, "load": 120.0, "check": 180.0, "time": 600.0}
+
+
+@dataclass
+class Outcome:
+    """What came back from a worker for one job."""
+
+    result: dict | None  # the worker's result event, or None when it died or hung
+    failure: str | None = None  # "timeout" | "crash"
+    phase: str = "compile"
+    message: str = ""
+    log_tail: str = ""
+    worker_env: dict = field(default_factory=dict)
+    wall_s: float = 0.0
+
+
+class _Events:
+    """Reads JSON lines from a pipe with timeouts."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buf = b""
+
+    def next(self, timeout: float) -> dict | str:
+        """An event dict, ``"eof"`` or ``"timeout"``."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return "timeout"
+            r, _, _ = select.select([self.fd], [], [], min(left, 1.0))
+            if not r:
+                continue
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return "eof"
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        try:
+            return json.loads(line)
+        except json.JSONDecodeError:
+            return {"event": "garbage", "line": line[:200].decode(errors="replace")}
+
+
+class WorkerProcess:
+    def __init__(self, device: str, env: dict[str, str], jobs: int = 1):
+        self.device = device
+        r, w = os.pipe()
+        self.log = tempfile.NamedTemporaryFile(prefix="kmosaic-worker-", suffix=".log", delete=False)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kernelmosaic.verify.worker", "--device", device, "--fd", str(w), "--jobs", str(jobs)],
+            stdin=subprocess.PIPE,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            pass_fds=(w,),
+            start_new_session=True,
+            env=env,
+        )
+        os.close(w)
+        self.events = _Events(r)
+        self._rfd = r
+        self.ready: dict | None = None
+        self.jobs_left = jobs
+
+    def wait_ready(self, timeout: float) -> dict | str:
+        if self.ready is not None:
+            return self.ready
+        ev = self.events.next(timeout)
+        if isinstance(ev, dict) and ev.get("event") == "ready":
+            self.ready = ev
+        return ev
+
+    def send(self, job: dict) -> None:
+        self.jobs_left -= 1
+        self.proc.stdin.write((json.dumps(job) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+        for f in (self.proc.stdin,):
+            try:
+                f.close()
+            except OSError:
+                pass
+        try:
+            os.close(self._rfd)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.kill()
+        try:
+            self.log.close()
+            os.unlink(self.log.name)
+        except OSError:
+            pass
+
+    def exit_description(self) -> str:
+        try:
+            rc = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            return "the worker stopped answering"
+        if rc < 0:
+            try:
+                name = signal.Signals(-rc).name
+            except ValueError:
+                name = f"signal {-rc}"
+            hint = {"SIGSEGV": " (segmentation fault: an invalid memory access)", "SIGBUS": " (bus error: a misaligned or unmapped access)",
+                    "SIGABRT": " (abort)", "SIGFPE": " (arithmetic exception)", "SIGKILL": " (killed: out of memory?)"}.get(name, "")
+            return f"the worker process was killed by {name}{hint}"
+        return f"the worker process exited with code {rc}"
+
+    def log_tail(self, limit: int = 6000) -> str:
+        try:
+            with open(self.log.name, "rb") as f:
+                f.seek(0, 2)
+                size = f.tell()
+                f.seek(max(0, size - limit))
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
+
+
+class _Lane:
+    """One execution lane (a GPU, or a CPU slot): the worker in use plus a warming spare."""
+
+    def __init__(self, device: str, env: dict[str, str], prewarm: bool, jobs_per_worker: int, respawn: bool = True):
+        self.device, self.env, self.prewarm, self.jobs_per_worker = device, env, prewarm, jobs_per_worker
+        self.respawn = respawn
+        self.current: WorkerProcess | None = self._spawn()
+        self.spare = self._spawn() if prewarm else None
+
+    def _spawn(self) -> WorkerProcess:
+        return WorkerProcess(self.device, self.env, self.jobs_per_worker)
+
+    def _next_worker(self) -> None:
+        if self.current is not None:
+            self.current.close()
+        if not self.respawn:
+            self.current = None
+        elif self.spare is not None:
+            self.current, self.spare = self.spare, self._spawn()
+        else:
+            self.current = self._spawn()
+
+    def run(self, job: dict, timeouts: dict[str, float]) -> Outcome:
+        t0 = time.monotonic()
+        if self.current is None:
+            self.current = self._spawn()
+        for attempt in range(2):
+            ready = self.current.wait_ready(timeouts["startup"])
+            if isinstance(ready, dict):
+                break
+            tail = self.current.log_tail()
+            why = self.current.exit_description() if ready == "eof" else "the worker did not start in time"
+            self._next_worker()
+            if self.current is None:
+                self.current = self._spawn()
+            if attempt == 1:
+                return Outcome(None, "crash", "startup", f"{why} before the job started", tail, wall_s=time.monotonic() - t0)
+        w = self.current
+        env = dict(w.ready.get("env", {}))
+        try:
+            w.send(job)
+        except (BrokenPipeError, OSError):
+            self._next_worker()
+            return Outcome(None, "crash", "startup", w.exit_description(), w.log_tail(), env, time.monotonic() - t0)
+        phase = "compile"
+        deadline = time.monotonic() + timeouts.get(phase, 600)
+        out: Outcome
+        while True:
+            ev = w.events.next(max(0.0, deadline - time.monotonic()))
+            if ev == "timeout":
+                limit = timeouts.get(phase, 600)
+                w.kill()
+                out = Outcome(None, "timeout", phase, f"no result within {limit:g} s in the {phase} phase; the worker was killed", w.log_tail(), env)
+                break
+            if ev == "eof":
+                out = Outcome(None, "crash", phase, f"{w.exit_description()} during the {phase} phase", w.log_tail(), env)
+                break
+            if ev.get("event") == "phase":
+                phase = ev["phase"]
+                deadline = time.monotonic() + timeouts.get(phase, 600)
+            elif ev.get("event") == "result":
+                out = Outcome(ev, None, phase, "", "", env)
+                break
+        out.wall_s = time.monotonic() - t0
+        if out.result is None or out.result.get("fatal") or w.jobs_left <= 0:
+            self._next_worker()
+        return out
+
+    def close(self) -> None:
+        if self.current is not None:
+            self.current.close()
+        if self.spare is not None:
+            self.spare.close()
+
+
+def worker_env(device: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    # the workers must import this very package, wherever the orchestrator found it
+    pkg_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = pkg_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONUNBUFFERED"] = "1"
+    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    if device == "cpu":
+        env["CUDA_VISIBLE_DEVICES"] = ""
+        env["TRITON_INTERPRET"] = "1"
+        # keep freed blocks in the heap (not unmapped) so poisoned memory is what an
+        # unwritten output would return
+        env.setdefault("MALLOC_MMAP_THRESHOLD_", str(32 << 20))
+        env.setdefault("MALLOC_TRIM_THRESHOLD_", str(1 << 34))
+    if extra:
+        env.update(extra)
+    return env
+
+
+def detect_gpus() -> list[str]:
+    vis = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if vis is not None:
+        return [v.strip() for v in vis.split(",") if v.strip() and v.strip() != "-1"]
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [str(i) for i, ln in enumerate(l for l in out.splitlines() if l.startswith("GPU "))]
+
+
+def detect_arch() -> str | None:
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"], capture_output=True, text=True, timeout=30).stdout
+        caps = sorted({c.strip() for c in out.splitlines() if c.strip()})
+        return ";".join(caps) or None
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+class WorkerPool:
+    """Lanes of isolated workers. ``run`` blocks for a free lane; ``submit`` returns a Future."""
+
+    def __init__(
+        self,
+        device: str = "cpu",
+        workers: int | None = None,
+        gpus: list[str] | None = None,
+        prewarm: bool = True,
+        jobs_per_worker: int = 1,
+        env: dict[str, str] | None = None,
+    ):
+        self.device = device
+        self.lanes: list[_Lane] = []
+        if device == "cuda":
+            gpus = gpus if gpus is not None else detect_gpus()
+            if not gpus:
+                raise RuntimeError("no NVIDIA GPU found (nvidia-smi -L lists none); use --device cpu")
+            if workers:
+                gpus = gpus[:workers]
+            for g in gpus:
+                self.lanes.append(_Lane("cuda", worker_env("cuda", {**(env or {}), "CUDA_VISIBLE_DEVICES": g}), prewarm, jobs_per_worker))
+        else:
+            n = workers or max(1, os.cpu_count() or 1)
+            for _ in range(n):
+                self.lanes.append(_Lane("cpu", worker_env("cpu", env), prewarm, jobs_per_worker))
+        self._free: queue.Queue[_Lane] = queue.Queue()
+        for lane in self.lanes:
+            self._free.put(lane)
+        self._executor = ThreadPoolExecutor(max_workers=len(self.lanes), thread_name_prefix="kmosaic-lane")
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.lanes)
+
+    def run(self, job: dict, timeouts: dict[str, float] | None = None) -> Outcome:
+        lane = self._free.get()
+        try:
+            return lane.run(job, {**DEFAULT_TIMEOUTS, **(timeouts or {})})
+        finally:
+            self._free.put(lane)
+
+    def submit(self, job: dict, timeouts: dict[str, float] | None = None) -> Future:
+        return self._executor.submit(self.run, job, timeouts)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._executor.shutdown(wait=True)
+        for lane in self.lanes:
+            lane.close()
+
+
+def run_one_off(device: str, job: dict, timeouts: dict[str, float], env: dict[str, str] | None = None) -> Outcome:
+    """A job in a fresh worker that is discarded afterwards (used for builds)."""
+    lane = _Lane(device, worker_env(device, env), prewarm=False, jobs_per_worker=1, respawn=False)
+    try:
+        return lane.run(job, {**DEFAULT_TIMEOUTS, **timeouts})
+    finally:
+        lane.close()

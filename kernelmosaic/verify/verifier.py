@@ -1,0 +1,306 @@
+"""The orchestrator: candidate source + task -> Verdict, through isolated workers.
+
+This process parses candidates (static rules) but never imports them, and it never
+imports torch. Workers do the rest (``harness.py``). Baselines (eager and
+torch.compile times) are properties of the task and the machine, so they are
+cached per (task hash, device, torch version, timing settings) and reused, timed
+with the same method as candidates.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import random
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..task import Task, TaskError
+from .policy import check_candidate
+from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, run_one_off
+from .verdict import BACKENDS, POLICIES, Verdict
+
+# backends whose builds are slow enough to run in parallel CPU processes ahead of the GPU
+_PREBUILT_BACKENDS = ("cuda", "cpp")
+
+
+@dataclass
+class TimingConfig:
+    enabled: bool = True
+    n: int = 30
+    warmup: int = 3
+    eager: bool = True
+    compile: bool = True  # time torch.compile(Model) too
+    use_cache: bool = True  # reuse cached eager/compile baselines for the same task and machine
+
+
+@dataclass
+class VerifyRequest:
+    candidate: str
+    task: Task
+    backend: str = "cuda"
+    policy: str = "strict"
+    trials: int = 5
+    seed: int | None = None  # None: fresh random seeds (recorded in the verdict)
+    tolerances: dict[str, float] = field(default_factory=dict)  # atol, rtol, rel_norm overrides
+    timing: TimingConfig = field(default_factory=TimingConfig)
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("KMOSAIC_CACHE_DIR") or Path.home() / ".cache" / "kernelmosaic")
+
+
+class _JsonCache:
+    """A small JSON file shared by processes, updated under an exclusive lock."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    @contextmanager
+    def _locked(self):
+        with open(str(self.path) + ".lock", "w") as lk:
+            fcntl.flock(lk, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lk, fcntl.LOCK_UN)
+
+    def get(self, key: str):
+        try:
+            return json.loads(self.path.read_text()).get(key)
+        except (OSError, json.JSONDecodeError):
+            return None
+
+    def put(self, key: str, value) -> None:
+        with self._locked():
+            try:
+                data = json.loads(self.path.read_text())
+            except (OSError, json.JSONDecodeError):
+                data = {}
+            data[key] = value
+            tmp = self.path.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+            os.replace(tmp, self.path)
+
+
+class Verifier:
+    """Verify candidates against tasks on one device kind.
+
+    >>> with Verifier(device="cpu") as v:
+    ...     verdict = v.verify(VerifyRequest(candidate=src, task=load_task("relu.py"), backend="cpp"))
+    """
+
+    def __init__(
+        self,
+        device: str = "cuda",
+        *,
+        workers: int | None = None,
+        gpus: list[str] | None = None,
+        build_workers: int | None = None,
+        cache_dir: str | os.PathLike | None = None,
+        timeouts: dict[str, float] | None = None,
+        prewarm: bool = True,
+        jobs_per_worker: int = 1,
+    ):
+        if device not in ("cuda", "cpu"):
+            raise ValueError("device must be 'cuda' or 'cpu'")
+        self.device = device
+        self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
+        self.build_dir = self.cache_dir / "build"
+        self.build_dir.mkdir(parents=True, exist_ok=True)
+        self.timeouts = {**DEFAULT_TIMEOUTS, **(timeouts or {})}
+        self.baselines = _JsonCache(self.cache_dir / "baselines.json")
+        self.ceilings_cache = _JsonCache(self.cache_dir / "ceilings.json")
+        extra = {}
+        if device == "cuda":
+            arch = os.environ.get("TORCH_CUDA_ARCH_LIST") or detect_arch()
+            if arch:
+                extra["TORCH_CUDA_ARCH_LIST"] = arch
+        self._worker_extra = extra
+        self.pool = WorkerPool(device, workers=workers, gpus=gpus, prewarm=prewarm, jobs_per_worker=jobs_per_worker, env=extra)
+        self.build_workers = build_workers or max(1, os.cpu_count() or 1)
+        self._builds = ThreadPoolExecutor(max_workers=self.build_workers, thread_name_prefix="kmosaic-build")
+        self._ceilings: dict | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def close(self) -> None:
+        self._builds.shutdown(wait=True)
+        self.pool.close()
+
+    def __enter__(self) -> "Verifier":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- public API ------------------------------------------------------------------------
+    def verify(self, req: VerifyRequest) -> Verdict:
+        """One verdict. Raises :class:`TaskError` when the task itself is broken."""
+        r = self.verify_many([req])[0]
+        if isinstance(r, TaskError):
+            raise r
+        return r
+
+    def verify_many(self, reqs: list[VerifyRequest]) -> list[Verdict | TaskError]:
+        """Verdicts for many candidates: builds run in parallel on all CPU cores, then
+        the device lanes take the candidates as they become ready."""
+        for r in reqs:
+            if r.backend not in BACKENDS:
+                raise ValueError(f"unknown backend {r.backend!r} (choose from {', '.join(BACKENDS)})")
+            if r.policy not in POLICIES:
+                raise ValueError(f"unknown policy {r.policy!r} (choose from {', '.join(POLICIES)})")
+            if r.trials < 1:
+                raise ValueError("trials must be at least 1")
+        if self.device == "cuda" and any(r.timing.enabled for r in reqs):
+            self._ensure_ceilings()
+        futures = [self._builds.submit(self._one, r) for r in reqs]
+        return [f.result() for f in futures]
+
+    # -- internals -------------------------------------------------------------------------
+    def _one(self, req: VerifyRequest) -> Verdict | TaskError:
+        t0 = time.monotonic()
+        base_seed = req.seed if req.seed is not None else secrets.randbits(31)
+        rng = random.Random(base_seed)
+        seeds = [rng.randrange(1, 2**31 - 1) for _ in range(req.trials)]
+        timing_seeds = [rng.randrange(1, 2**31 - 1) for _ in range(2)]
+        verdict = Verdict(
+            status="invalid_candidate", backend=req.backend, policy=req.policy, task=req.task.key,
+            device=self.device, seeds=seeds,
+        )
+        static = check_candidate(req.candidate, req.backend, req.policy)
+        if static.invalid:
+            verdict.error = {"kind": "invalid_candidate", "message": static.invalid, "log": ""}
+            return verdict
+        if static.rejections:
+            verdict.status = "rejected"
+            verdict.rejections = static.rejections
+            verdict.error = {"kind": "rule", "message": "static rules: " + ", ".join(sorted({r["rule"] for r in static.rejections})), "log": ""}
+            return verdict
+        job = {
+            "kind": "verify",
+            "device": self.device,
+            "backend": req.backend,
+            "policy": req.policy,
+            "reference": req.task.source,
+            "candidate": req.candidate,
+            "seeds": seeds,
+            "timing_seeds": timing_seeds,
+            "tolerances": req.tolerances,
+            "kernel_names": static.kernel_names,
+            "build_dir": str(self.build_dir),
+            "timing": {"enabled": req.timing.enabled, "n": req.timing.n, "warmup": req.timing.warmup,
+                       "eager": req.timing.eager, "compile": req.timing.compile},
+            "ceilings": self._ceilings,
+        }
+        build_s = 0.0
+        if self.device == "cuda" and req.backend in _PREBUILT_BACKENDS:
+            b = run_one_off("cpu", {**job, "kind": "build", "device": "cpu"}, self.timeouts, env={**self._worker_extra})
+            build_s = b.wall_s
+            if b.failure == "timeout":
+                verdict.status = "timeout"
+                verdict.error = {"kind": "timeout", "message": "the build " + b.message, "log": b.log_tail[-3000:]}
+                verdict.phases_s = {"compile": round(build_s, 3)}
+                return verdict
+            if b.result and b.result.get("status") == "compile_error":
+                verdict.status = "compile_error"
+                verdict.error = b.result["error"]
+                verdict.phases_s = b.result.get("phases_s", {})
+                return verdict
+        bkey = self._baseline_key(req)
+        cached = self.baselines.get(bkey) if (req.timing.enabled and req.timing.use_cache) else None
+        if cached:
+            job["baselines"] = cached
+        out = self.pool.run(job, self.timeouts)
+        v = self._to_verdict(verdict, out)
+        if build_s and "compile" in v.phases_s:
+            v.phases_s["build"] = round(build_s, 3)
+        if isinstance(v, TaskError):
+            return v
+        if cached and v.timing:
+            v.notes.append(f"eager/torch.compile baselines from the cache (timed {cached.get('timed_at', '?')} by this verifier's protocol on {cached.get('device_name', '?')})")
+        elif v.timing and v.timing.get("eager_ms") is not None and req.timing.use_cache and req.timing.eager and req.timing.compile:
+            self.baselines.put(bkey, {
+                "eager_ms": v.timing["eager_ms"], "eager_cv": v.timing.get("eager_cv"),
+                "compile_ms": v.timing.get("compile_ms"), "compile_cv": v.timing.get("compile_cv"),
+                "timed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "device_name": v.env.get("gpu") or v.env.get("cpu"), "torch": v.env.get("torch"),
+            })
+        v.phases_s["total"] = round(time.monotonic() - t0, 3)
+        return v
+
+    def _device_name(self) -> str:
+        if self.device == "cuda":
+            import subprocess
+
+            try:
+                return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0].strip()
+            except (OSError, IndexError, subprocess.TimeoutExpired):
+                return "cuda"
+        try:
+            for line in open("/proc/cpuinfo"):
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+        except OSError:
+            pass
+        return "cpu"
+
+    def _baseline_key(self, req: VerifyRequest) -> str:
+        if not hasattr(self, "_devname"):
+            self._devname = self._device_name()
+        tol = json.dumps(req.tolerances, sort_keys=True)
+        return f"{req.task.sha256}|{self.device}|{self._devname}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}"
+
+    def _torch_tag(self) -> str:
+        # the torch version a worker reported; cheap to learn from the first ready worker
+        lane = self.pool.lanes[0]
+        w = lane.current
+        if w is not None:
+            ready = w.wait_ready(self.timeouts["startup"])
+            if isinstance(ready, dict):
+                return f"torch={ready['env'].get('torch')}"
+        return "torch=?"
+
+    def _ensure_ceilings(self) -> None:
+        if self._ceilings is not None:
+            return
+        key = f"{self._device_name()}|{self._torch_tag()}"
+        got = self.ceilings_cache.get(key)
+        if not got:
+            out = self.pool.run({"kind": "ceilings"}, self.timeouts)
+            got = (out.result or {}).get("ceilings")
+            if got:
+                self.ceilings_cache.put(key, got)
+        self._ceilings = got or None
+
+    def _to_verdict(self, verdict: Verdict, out: Outcome) -> Verdict | TaskError:
+        if out.failure is not None:
+            verdict.status = "timeout" if out.failure == "timeout" else "runtime_error"
+            verdict.compiled = out.phase not in ("compile", "startup")
+            verdict.error = {"kind": out.failure, "message": out.message, "log": out.log_tail[-3000:]}
+            verdict.env = {k: out.worker_env.get(k) for k in ("gpu", "torch", "cuda", "driver")}
+            verdict.phases_s = {out.phase: round(out.wall_s, 3)}
+            return verdict
+        r = out.result
+        if r.get("status") == "task_error":
+            return TaskError(verdict.task, r["error"]["message"])
+        verdict.status = r["status"]
+        verdict.compiled = bool(r.get("compiled"))
+        verdict.error = r.get("error")
+        verdict.mismatch = r.get("mismatch")
+        verdict.rejections = r.get("rejections") or []
+        verdict.timing = r.get("timing")
+        verdict.tolerances = r.get("tolerances") or {}
+        verdict.phases_s = r.get("phases_s") or {}
+        verdict.notes = r.get("notes") or []
+        env = r.get("env") or {}
+        verdict.env = {k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}
+        if env.get("cpu"):
+            verdict.env["cpu"] = env["cpu"]
+        verdict.correct = verdict.status == "correct"
+        return verdict
