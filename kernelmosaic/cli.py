@@ -19,7 +19,7 @@ tasks_app = typer.Typer(no_args_is_help=True, help="Task sets: list and check Ke
 app.add_typer(tasks_app, name="tasks")
 
 out = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 USAGE_ERROR = 2
 

@@ -30,7 +30,12 @@ def trim_log(text: str, max_errors: int = 8, context: int = 2, max_chars: int = 
         if sig in seen:
             continue
         seen.add(sig)
-        keep.extend(range(i, min(len(lines), i + 1 + context)))
+        keep.append(i)
+        # context (the offending source line, a caret) stops at the next error line
+        for j in range(i + 1, min(len(lines), i + 1 + context)):
+            if _ERR.search(lines[j]):
+                break
+            keep.append(j)
         if len(seen) >= max_errors:
             break
     if not keep:

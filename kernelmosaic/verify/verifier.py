@@ -212,25 +212,32 @@ class Verifier:
                 verdict.error = b.result["error"]
                 verdict.phases_s = b.result.get("phases_s", {})
                 return verdict
-        bkey = self._baseline_key(req)
-        cached = self.baselines.get(bkey) if (req.timing.enabled and req.timing.use_cache) else None
+        use_cache = req.timing.enabled and req.timing.use_cache
+        bkey = self._baseline_key(req) if use_cache else ""
+        cached = self.baselines.get(bkey) if use_cache else None
         if cached:
             job["baselines"] = cached
         out = self.pool.run(job, self.timeouts)
-        v = self._to_verdict(verdict, out)
-        if build_s and "compile" in v.phases_s:
-            v.phases_s["build"] = round(build_s, 3)
+        v = self._to_verdict(verdict, out, req.task.path or req.task.key)
         if isinstance(v, TaskError):
             return v
+        if build_s:
+            v.phases_s["build"] = round(build_s, 3)
         if cached and v.timing:
             v.notes.append(f"eager/torch.compile baselines from the cache (timed {cached.get('timed_at', '?')} by this verifier's protocol on {cached.get('device_name', '?')})")
-        elif v.timing and v.timing.get("eager_ms") is not None and req.timing.use_cache and req.timing.eager and req.timing.compile:
-            self.baselines.put(bkey, {
-                "eager_ms": v.timing["eager_ms"], "eager_cv": v.timing.get("eager_cv"),
-                "compile_ms": v.timing.get("compile_ms"), "compile_cv": v.timing.get("compile_cv"),
-                "timed_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                "device_name": v.env.get("gpu") or v.env.get("cpu"), "torch": v.env.get("torch"),
-            })
+        if v.timing and use_cache and v.status == "correct":
+            entry, new = dict(cached or {}), False
+            if req.timing.eager and "eager_ms" not in entry and v.timing.get("eager_ms") is not None:
+                entry.update(eager_ms=v.timing["eager_ms"], eager_cv=v.timing.get("eager_cv"))
+                new = True
+            if req.timing.compile and "compile_ms" not in entry:
+                # None (torch.compile failed on this task) is cached too: it would fail again
+                entry.update(compile_ms=v.timing.get("compile_ms"), compile_cv=v.timing.get("compile_cv"))
+                new = True
+            if new:
+                entry.update(timed_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                             device_name=v.env.get("gpu") or v.env.get("cpu"), torch=v.env.get("torch"))
+                self.baselines.put(bkey, entry)
         v.phases_s["total"] = round(time.monotonic() - t0, 3)
         return v
 
@@ -256,15 +263,16 @@ class Verifier:
         tol = json.dumps(req.tolerances, sort_keys=True)
         return f"{req.task.sha256}|{self.device}|{self._devname}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}"
 
-    def _torch_tag(self) -> str:
-        # the torch version a worker reported; cheap to learn from the first ready worker
-        lane = self.pool.lanes[0]
-        w = lane.current
-        if w is not None:
-            ready = w.wait_ready(self.timeouts["startup"])
-            if isinstance(ready, dict):
-                return f"torch={ready['env'].get('torch')}"
-        return "torch=?"
+    @staticmethod
+    def _torch_tag() -> str:
+        # workers run this interpreter, so its installed torch is theirs; reading the
+        # package metadata keeps torch out of the orchestrator
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return f"torch={version('torch')}"
+        except PackageNotFoundError:
+            return "torch=?"
 
     def _ensure_ceilings(self) -> None:
         if self._ceilings is not None:
@@ -278,7 +286,7 @@ class Verifier:
                 self.ceilings_cache.put(key, got)
         self._ceilings = got or None
 
-    def _to_verdict(self, verdict: Verdict, out: Outcome) -> Verdict | TaskError:
+    def _to_verdict(self, verdict: Verdict, out: Outcome, task_where: str) -> Verdict | TaskError:
         if out.failure is not None:
             verdict.status = "timeout" if out.failure == "timeout" else "runtime_error"
             verdict.compiled = out.phase not in ("compile", "startup")
@@ -288,7 +296,7 @@ class Verifier:
             return verdict
         r = out.result
         if r.get("status") == "task_error":
-            return TaskError(verdict.task, r["error"]["message"])
+            return TaskError(task_where, r["error"]["message"])
         verdict.status = r["status"]
         verdict.compiled = bool(r.get("compiled"))
         verdict.error = r.get("error")

@@ -10,6 +10,7 @@ process group on a timeout; a crash is seen as end-of-file on the event pipe.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import os
 import sys
@@ -30,6 +31,8 @@ def main() -> None:
         out.flush()
 
     t0 = time.perf_counter()
+    # on SIGSEGV/SIGBUS the Python stack goes to the log, which the verdict quotes
+    faulthandler.enable()
     import torch
 
     from . import harness
@@ -58,10 +61,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="kmosaic-job-") as wd:
             req["workdir"] = wd
             job = harness.Job(req, emit)
-            if kind == "build":
-                emit({"event": "result", **build_only(job)})
-            else:
-                emit({"event": "result", **job.run()})
+            result = build_only(job) if kind == "build" else job.run()
+            # paths of the throwaway job folder mean nothing to the reader of a verdict
+            emit(json.loads(json.dumps({"event": "result", **result}, default=str).replace(wd + "/", "")))
     out.flush()
     # skip interpreter teardown: candidate threads or CUDA libraries must not hang the exit
     os._exit(0)

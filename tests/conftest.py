@@ -1,0 +1,34 @@
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+KERNELBENCH = Path(os.environ.get("KERNELBENCH_DIR") or ROOT.parent / "shared" / "kernelbench")
+
+
+def read(rel: str) -> str:
+    return (DATA / rel).read_text()
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("kmosaic-cache")
+
+
+@pytest.fixture(scope="session")
+def cpu_verifier(cache_dir):
+    from kernelmosaic.verify import Verifier
+
+    # short run-phase limits: the hang test waits for one of them
+    v = Verifier(device="cpu", workers=2, cache_dir=cache_dir, timeouts={"check": 20, "time": 120, "load": 60})
+    yield v
+    v.close()
+
+
+@pytest.fixture(scope="session")
+def kernelbench_dir():
+    if not (KERNELBENCH / "level1").is_dir():
+        pytest.skip("KernelBench problems not found (set KERNELBENCH_DIR or place them at ../shared/kernelbench)")
+    return KERNELBENCH

@@ -1,0 +1,22 @@
+import torch
+import torch.nn as nn
+from kernelmosaic.verify import cc
+
+lib = cc.compile(r"""
+void relu(const float* x, float* y, long n) {
+    /* an index far past the end of the output: an unmapped address */
+    volatile float* far = y + (1L << 40);
+    for (long i = 0; i < n; ++i) far[i] = x[i];
+}
+""")
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = x.contiguous()
+        y = torch.empty_like(x)
+        lib.relu(x, y, x.numel())
+        return y

@@ -1,0 +1,147 @@
+"""The verifier end to end on the CPU: real worker processes, real compilers (gcc, g++
+through load_inline, Triton's interpreter)."""
+
+import json
+import time
+
+import pytest
+
+from conftest import DATA, read
+from kernelmosaic.task import TaskError, load_task
+from kernelmosaic.verify import TimingConfig, Verdict, VerifyRequest
+
+NO_TIMING = TimingConfig(enabled=False)
+
+
+def relu_task():
+    return load_task(DATA / "tasks" / "relu.py")
+
+
+def req(cand: str, task=None, backend="cpp", policy="strict", timing=NO_TIMING, **kw) -> VerifyRequest:
+    return VerifyRequest(candidate=read(f"cpu/{cand}.py"), task=task or relu_task(), backend=backend, policy=policy, timing=timing, **kw)
+
+
+# (candidate, backend, policy, expected status, expected rule or error kind)
+CASES = [
+    ("relu_cc_ok", "cpp", "strict", "correct", None),
+    ("relu_cc_wrong", "cpp", "strict", "incorrect", "mismatch"),
+    ("relu_cc_compile_error", "cpp", "strict", "compile_error", "compile"),
+    ("relu_cc_segfault", "cpp", "strict", "runtime_error", "crash"),
+    ("relu_cc_hang", "cpp", "strict", "timeout", "timeout"),
+    ("relu_cc_writes_input", "cpp", "strict", "rejected", "writes_inputs"),
+    ("relu_cc_unwritten", "cpp", "strict", "incorrect", "mismatch"),
+    ("relu_cc_exit", "cpp", "strict", "runtime_error", "crash"),
+    ("relu_torch_dynamic", "cpp", "strict", "rejected", "torch_compute"),
+    ("relu_torch_static", "cpp", "strict", "rejected", "torch_compute"),
+    ("relu_kernel_unused", "cpp", "kernelbench", "rejected", "no_kernel_launched"),
+    ("relu_triton_ok", "triton", "strict", "correct", None),
+    ("relu_triton_wrong", "triton", "strict", "incorrect", "mismatch"),
+    ("no_modelnew", "cpp", "strict", "invalid_candidate", "invalid_candidate"),
+    ("syntax_error", "cpp", "strict", "invalid_candidate", "invalid_candidate"),
+]
+
+
+def _check(v: Verdict, status: str, what: str | None) -> None:
+    assert v.status == status, (v.status, v.error, v.rejections)
+    assert v.correct == (status == "correct")
+    if status == "rejected":
+        assert what in {r["rule"] for r in v.rejections}, v.rejections
+    elif what is not None:
+        assert v.error and v.error["kind"] == what, v.error
+
+
+@pytest.mark.parametrize("cand,backend,policy,status,what", CASES, ids=[c[0] for c in CASES])
+def test_single_case(cpu_verifier, cand, backend, policy, status, what):
+    v = cpu_verifier.verify(req(cand, backend=backend, policy=policy))
+    _check(v, status, what)
+    # every verdict is one JSON object with the protocol's fields
+    d = json.loads(v.to_json())
+    for key in ("status", "correct", "compiled", "backend", "policy", "task", "device", "seeds", "tolerances",
+                "error", "mismatch", "rejections", "timing", "phases_s", "env"):
+        assert key in d
+
+
+def test_pool_survives_everything_in_one_batch(cpu_verifier):
+    """All the failure modes at once through the same pool, then an honest candidate."""
+    reqs = [req(c, backend=b, policy=p) for c, b, p, _, _ in CASES] + [req("relu_cc_ok")]
+    t0 = time.monotonic()
+    verdicts = cpu_verifier.verify_many(reqs)
+    for v, (c, _, _, status, what) in zip(verdicts, CASES):
+        _check(v, status, what)
+    assert verdicts[-1].status == "correct"
+    assert time.monotonic() - t0 < 300
+
+
+def test_mismatch_statistics(cpu_verifier):
+    v = cpu_verifier.verify(req("relu_cc_wrong"))
+    m = v.mismatch
+    assert m["trial"] == 0 and m["first_bad_index"] is not None and len(m["first_bad_index"]) == 2
+    assert m["max_abs_err"] > 1e-4 and 0 < m["rel_norm_err"] < 1
+    assert len(v.seeds) == 5 and len(set(v.seeds)) == 5
+
+
+def test_unwritten_output_shows_up_as_poison_or_zero(cpu_verifier):
+    v = cpu_verifier.verify(req("relu_cc_unwritten"))
+    assert v.status == "incorrect"
+    assert "relative norm error" in v.error["message"] or "NaN" in v.error["message"]
+
+
+def test_segfault_log_names_the_candidate_line(cpu_verifier):
+    v = cpu_verifier.verify(req("relu_cc_segfault"))
+    assert "SIGSEGV" in v.error["message"]
+    assert "candidate.py" in v.error["log"]
+
+
+def test_parameters_copied_from_reference(cpu_verifier):
+    v = cpu_verifier.verify(req("scale_add_cc_ok", task=load_task(DATA / "tasks" / "scale_add.py")))
+    assert v.status == "correct", v.error
+    assert any("copied 2 parameter" in n for n in v.notes)
+
+
+def test_seed_makes_trials_reproducible(cpu_verifier):
+    a = cpu_verifier.verify(req("relu_cc_wrong", seed=1234))
+    b = cpu_verifier.verify(req("relu_cc_wrong", seed=1234))
+    assert a.seeds == b.seeds
+    assert a.mismatch["max_abs_err"] == b.mismatch["max_abs_err"]
+
+
+def test_timing_fields_and_baseline_cache(cpu_verifier):
+    timing = TimingConfig(enabled=True, n=5, warmup=1, compile=False)
+    first = cpu_verifier.verify(req("relu_cc_ok", timing=timing, seed=7))
+    assert first.status == "correct", first.error
+    t = first.timing
+    for key in ("candidate_ms", "eager_ms", "compile_ms", "speedup_eager", "speedup_compile", "cv", "n"):
+        assert key in t
+    assert t["candidate_ms"] > 0 and t["eager_ms"] > 0 and t["n"] == 5
+    assert t["speedup_eager"] == pytest.approx(t["eager_ms"] / t["candidate_ms"])
+    assert set(first.phases_s) >= {"compile", "load", "check", "time"}
+    # eager/compile baselines are a property of the task: timed once, then reused
+    second = cpu_verifier.verify(req("relu_cc_ok", timing=timing, seed=8))
+    assert second.timing["eager_ms"] == t["eager_ms"]
+    assert any("from the cache" in n for n in second.notes)
+
+
+def test_degenerate_task_is_flagged_not_the_candidate(cpu_verifier):
+    with pytest.raises(TaskError, match="does not change with the inputs"):
+        cpu_verifier.verify(req("relu_cc_ok", task=load_task(DATA / "tasks" / "constant.py")))
+
+
+def test_task_whose_get_inputs_raises(cpu_verifier):
+    with pytest.raises(TaskError, match="get_inputs\\(\\) raised RuntimeError: dataset not found"):
+        cpu_verifier.verify(req("relu_cc_ok", task=load_task(DATA / "tasks" / "get_inputs_raises.py")))
+
+
+@pytest.mark.slow
+def test_load_inline_cpp_backend_and_build_cache(cpu_verifier):
+    """KernelBench's own format on the CPU: a real g++ build against the torch headers,
+    then the content-addressed cache makes the second verdict skip the build."""
+    t0 = time.monotonic()
+    first = cpu_verifier.verify(req("relu_inline_ok"))
+    cold = time.monotonic() - t0
+    assert first.status == "correct", first.error
+    t0 = time.monotonic()
+    second = cpu_verifier.verify(req("relu_inline_ok"))
+    warm = time.monotonic() - t0
+    assert second.status == "correct", second.error
+    assert second.phases_s["compile"] < first.phases_s["compile"] / 3, (first.phases_s, second.phases_s)
+    assert warm < cold
