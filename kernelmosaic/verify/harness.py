@@ -631,21 +631,63 @@ class Job:
                 raise TaskProblem(f"timing the reference ({what}) raised {type(e).__name__}: {e}") from None
             raise JobFailed("runtime_error", "exception", f"{type(e).__name__} while timing the candidate: {e}", _exc_text(e), fatal=self.is_cuda and _cuda_context_broken()) from None
 
-    def speed_of_light(self, ref, inputs) -> float | None:
-        ceil = self.req.get("ceilings")
-        if not self.is_cuda or not ceil:
-            return None
+    @staticmethod
+    def work(ref, inputs) -> dict:
+        """FLOPs (matmul/conv/attention, as torch counts them) and the fewest bytes moved:
+        every input and parameter read once, every output written once."""
         try:
             from torch.utils.flop_counter import FlopCounterMode
 
             with FlopCounterMode(display=False) as fc, torch.no_grad():
                 out = ref(*inputs)
-            flops = fc.get_total_flops()
-        except Exception:  # noqa: BLE001 - the floor is a safety net, not a requirement
+            flops = int(fc.get_total_flops())
+        except Exception:  # noqa: BLE001 - the counter is a safety net, not a requirement
+            return {}
+        tensors = [t for t in _flatten(inputs) + _flatten(out) if isinstance(t, torch.Tensor)]
+        if isinstance(ref, torch.nn.Module):
+            tensors += list(ref.parameters()) + list(ref.buffers())
+        return {"flops": flops, "bytes": int(sum(t.numel() * t.element_size() for t in tensors))}
+
+    def speed_of_light(self, ref, inputs) -> float | None:
+        ceil = self.req.get("ceilings")
+        if not self.is_cuda or not ceil:
             return None
-        nbytes = sum(t.numel() * t.element_size() for t in _flatten(inputs) + _flatten(out) if isinstance(t, torch.Tensor))
-        # the minimum traffic: every input read once and every output written once
-        return max(nbytes / (ceil["bandwidth_gbs"] * 1e9), flops / (ceil["peak_tflops"] * 1e12)) * 1e3
+        w = self.work(ref, inputs)
+        if not w:
+            return None
+        return max(w["bytes"] / (ceil["bandwidth_gbs"] * 1e9), w["flops"] / (ceil["peak_tflops"] * 1e12)) * 1e3
+
+    def run_baseline(self) -> dict:
+        """Eager (and torch.compile) times of the reference alone, by the candidates' protocol."""
+        result: dict = {"status": None}
+        try:
+            ref_mod, init = self.load_reference()
+            with torch.device(self.device):
+                torch.manual_seed(self.req["seeds"][0])
+                ref = ref_mod.Model(*_clone(init))
+            ref = ref.to(self.device)
+            cfg = self.req["timing"]
+            n, warmup = int(cfg.get("n", 30)), int(cfg.get("warmup", 3))
+            sets = [self.make_inputs(ref_mod, s) for s in self.req["timing_seeds"]]
+            flush = _Flusher(self.device)
+            e = self._time(ref, sets, n, warmup, flush, "eager", reference=True)
+            result.update(eager_ms=statistics.median(e), eager_cv=_cv(e), n=n, compile_ms=None, compile_cv=None)
+            result.update(self.work(ref, sets[0]))
+            if cfg.get("compile", True):
+                try:
+                    c = self._time(torch.compile(ref), sets, n, warmup, flush, "torch.compile", reference=True)
+                    result.update(compile_ms=statistics.median(c), compile_cv=_cv(c))
+                except TaskProblem as t:
+                    self.notes.append(f"torch.compile baseline failed: {str(t)[:300]}")
+            result["status"] = "ok"
+        except TaskProblem as t:
+            result["status"] = "task_error"
+            result["error"] = {"kind": "task", "message": str(t).split("\n")[0], "log": str(t)}
+        except BaseException as e:  # noqa: BLE001 - e.g. out of memory on a huge reference
+            result["status"] = "task_error"
+            result["error"] = {"kind": "baseline", "message": f"{type(e).__name__}: {str(e)[:500]}", "log": _exc_text(e)}
+        result.update(notes=self.notes, env=self.env_info())
+        return result
 
     # -- the whole job -----------------------------------------------------------------------------
     def run(self) -> dict:

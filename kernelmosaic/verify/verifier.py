@@ -162,6 +162,40 @@ class Verifier:
         futures = [self._builds.submit(self._one, r) for r in reqs]
         return [f.result() for f in futures]
 
+    def baseline(self, task: Task, timing: TimingConfig | None = None, *, use_cache: bool = True) -> dict:
+        """Eager and torch.compile times of ``task`` on this machine, by the verifier's timing
+        protocol, cached per (task, device, torch, timing settings). Raises TaskError."""
+        timing = timing or TimingConfig()
+        req = VerifyRequest(candidate="", task=task, timing=timing)
+        key = self._baseline_key(req)
+        hit = self.baselines.get(key) if use_cache else None
+        if hit and "eager_ms" in hit and ("compile_ms" in hit or not timing.compile):
+            return {**hit, "cached": True}
+        if self.device == "cuda":
+            self._ensure_ceilings()
+        rng = random.Random(secrets.randbits(31))
+        job = {
+            "kind": "baseline", "device": self.device, "backend": "cuda", "policy": "strict", "candidate": "",
+            "reference": task.source, "seeds": [rng.randrange(1, 2**31 - 1)],
+            "timing_seeds": [rng.randrange(1, 2**31 - 1) for _ in range(2)], "build_dir": str(self.build_dir),
+            "timing": {"n": timing.n, "warmup": timing.warmup, "compile": timing.compile},
+        }
+        out = self.pool.run(job, self.timeouts)
+        if out.failure is not None:
+            raise TaskError(task.path or task.key, f"timing the reference failed: {out.message}")
+        r = out.result
+        if r.get("status") != "ok":
+            raise TaskError(task.path or task.key, r["error"]["message"])
+        entry = {k: r.get(k) for k in ("eager_ms", "eager_cv", "compile_ms", "compile_cv", "n", "flops", "bytes")}
+        entry.update(timed_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), device_name=r["env"].get("gpu") or r["env"].get("cpu"),
+                     torch=r["env"].get("torch"), notes=r.get("notes") or [])
+        if not timing.compile:
+            entry.pop("compile_ms")
+            entry.pop("compile_cv")
+        if use_cache:
+            self.baselines.put(key, entry)
+        return {**entry, "cached": False}
+
     # -- internals -------------------------------------------------------------------------
     def _one(self, req: VerifyRequest) -> Verdict | TaskError:
         t0 = time.monotonic()

@@ -61,9 +61,12 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="kmosaic-job-") as wd:
             req["workdir"] = wd
             job = harness.Job(req, emit)
-            result = build_only(job) if kind == "build" else job.run()
+            result = build_only(job) if kind == "build" else job.run_baseline() if kind == "baseline" else job.run()
             # paths of the throwaway job folder mean nothing to the reader of a verdict
             emit(json.loads(json.dumps({"event": "result", **result}, default=str).replace(wd + "/", "")))
+            del job
+            if device.type == "cuda" and args.jobs > 1:
+                torch.cuda.empty_cache()
     out.flush()
     # skip interpreter teardown: candidate threads or CUDA libraries must not hang the exit
     os._exit(0)

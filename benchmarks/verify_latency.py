@@ -1,0 +1,228 @@
+"""Verdict latency: a KernelBench-style harness against our verifier (cuda and nvrtc backends).
+
+The same honest candidates (tests/gpu/kernels/manifest.json: one per task, in the
+`cuda` load_inline format and in the `nvrtc` format) go through:
+
+  kb     a KernelBench-style harness: in this process, one after another, each candidate's
+         load_inline built from a cold build folder, 5 correctness trials, 100 timed runs
+         (CUDA events, L2 flush), as KernelBench's eval does;
+  ours   our verifier (isolated worker processes, static and dynamic rules, 5 fresh-seed
+         trials with poisoned memory, 100 timed runs with L2 flush, rotating inputs and a
+         device-wide sync), with a cold build cache:
+           nvrtc, one candidate at a time (latency) and all at once (throughput);
+           cuda, all at once (builds run in parallel on the CPU cores).
+
+Eager baselines are timed once per task before the measured runs and reused (the verifier
+caches them per task); torch.compile baselines are off in both harnesses, as KernelBench
+reads its baselines from stored files. Run on the GPU (the kb part takes about a minute
+per candidate):
+
+    python benchmarks/verify_latency.py --part kb   --kernelbench DIR --out results/latency_kb.jsonl
+    python benchmarks/verify_latency.py --part ours --kernelbench DIR --out results/latency_ours.jsonl
+    python benchmarks/verify_latency.py --report results/latency_kb.jsonl results/latency_ours.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+KERNELS = ROOT / "tests" / "gpu" / "kernels"
+
+
+def load_cases(kb_dir: Path, limit: int | None):
+    manifest = json.loads((KERNELS / "manifest.json").read_text())
+    cases = []
+    for g in manifest["gold"][: limit or None]:
+        cases.append({
+            "task": g["task"],
+            "task_src": (kb_dir / g["file"]).read_text(),
+            "task_file": str(kb_dir / g["file"]),
+            "cuda": (KERNELS / g["dir"] / "cuda.py").read_text(),
+            "nvrtc": (KERNELS / g["dir"] / "nvrtc.py").read_text(),
+        })
+    return cases
+
+
+def emit(out, rec: dict) -> None:
+    print(json.dumps(rec), flush=True)
+    if out:
+        with open(out, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+
+
+# -- (a) KernelBench-style ------------------------------------------------------------------------
+def kb_style_one(case: dict, inputs_on: str, n_correct: int = 5, n_perf: int = 100) -> dict:
+    import torch
+
+    t0 = time.perf_counter()
+    build = tempfile.mkdtemp(prefix="kb-build-")
+    os.environ["TORCH_EXTENSIONS_DIR"] = build  # a cold build, as for a new sample
+    ref_ns: dict = {}
+    exec(compile(case["task_src"], "reference.py", "exec"), ref_ns)
+    cand_ns: dict = {}
+    t_build = time.perf_counter()
+    exec(compile(case["cuda"], "candidate.py", "exec"), cand_ns)
+    build_s = time.perf_counter() - t_build
+    dev = torch.device("cuda")
+    init = ref_ns["get_init_inputs"]()
+    torch.manual_seed(42)
+    model = ref_ns["Model"](*init).to(dev)
+    torch.manual_seed(42)
+    new = cand_ns["ModelNew"](*init).to(dev)
+    new.load_state_dict(model.state_dict(), strict=False)
+
+    def inputs(seed):
+        torch.manual_seed(seed)
+        if inputs_on == "device":
+            with torch.device(dev):
+                xs = ref_ns["get_inputs"]()
+        else:
+            xs = ref_ns["get_inputs"]()
+        return [x.to(dev) if isinstance(x, torch.Tensor) else x for x in xs]
+
+    correct = True
+    with torch.no_grad():
+        for trial in range(n_correct):
+            xs = inputs(1000 + trial)
+            ref = model(*xs)
+            out = new(*xs)
+            torch.cuda.synchronize()
+            if not torch.allclose(out, ref, atol=1e-4, rtol=1e-4):
+                correct = False
+                break
+        times = []
+        if correct:
+            xs = inputs(7)
+            l2 = torch.empty(int(torch.cuda.get_device_properties(dev).L2_cache_size // 4 * 2), dtype=torch.int32, device=dev)
+            for _ in range(3):
+                new(*xs)
+            torch.cuda.synchronize()
+            for _ in range(n_perf):
+                l2.zero_()
+                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                s.record()
+                new(*xs)
+                e.record()
+                torch.cuda.synchronize()
+                times.append(s.elapsed_time(e))
+    return {"part": "kb", "task": case["task"], "correct": correct, "latency_s": time.perf_counter() - t0,
+            "build_s": build_s, "candidate_ms": statistics.median(times) if times else None}
+
+
+def run_kb(cases, out, inputs_on):
+    import torch
+
+    emit(out, {"part": "kb", "event": "start", "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "inputs_on": inputs_on, "n": len(cases)})
+    t0 = time.perf_counter()
+    for c in cases:
+        try:
+            emit(out, kb_style_one(c, inputs_on))
+        except Exception as e:  # noqa: BLE001 - KernelBench's harness would record a failure too
+            emit(out, {"part": "kb", "task": c["task"], "error": f"{type(e).__name__}: {str(e)[:300]}"})
+    emit(out, {"part": "kb", "event": "end", "wall_s": time.perf_counter() - t0})
+
+
+# -- (b) ours ---------------------------------------------------------------------------------------------
+def run_ours(cases, out):
+    from kernelmosaic.task import Task
+    from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+
+    timing = TimingConfig(enabled=True, n=100, warmup=3, compile=False)
+    tasks = {c["task"]: Task(name=c["task"].replace("/", "_"), source=c["task_src"], path=c["task_file"]) for c in cases}
+    cache = tempfile.mkdtemp(prefix="kmosaic-cold-")
+    t_start = time.perf_counter()
+    v = Verifier(device="cuda", cache_dir=cache)
+    emit(out, {"part": "ours", "event": "start", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "n": len(cases),
+               "cpu_cores": os.cpu_count(), "pool_start_s": time.perf_counter() - t_start})
+    t0 = time.perf_counter()
+    for name, task in tasks.items():
+        b = v.baseline(task, timing)
+        emit(out, {"part": "ours", "event": "baseline", "task": name, "eager_ms": b["eager_ms"]})
+    emit(out, {"part": "ours", "event": "baselines_done", "wall_s": time.perf_counter() - t0})
+
+    def req(c, fmt):
+        return VerifyRequest(candidate=c[fmt], task=tasks[c["task"]], backend=fmt, timing=timing)
+
+    # nvrtc, one at a time: the latency an agent loop sees per turn
+    for c in cases:
+        t = time.perf_counter()
+        verdict = v.verify(req(c, "nvrtc"))
+        emit(out, {"part": "ours", "mode": "nvrtc-sequential", "task": c["task"], "status": verdict.status,
+                   "latency_s": time.perf_counter() - t, "phases_s": verdict.phases_s, "candidate_ms": (verdict.timing or {}).get("candidate_ms"),
+                   "speedup_eager": (verdict.timing or {}).get("speedup_eager")})
+    # all at once: throughput, per-verdict completion times
+    for fmt in ("nvrtc", "cuda"):
+        t = time.perf_counter()
+        done: list = []
+
+        def one(c, fmt=fmt):
+            r = v.verify(req(c, fmt))
+            done.append((c["task"], r.status, time.perf_counter() - t, r.phases_s))
+
+        with ThreadPoolExecutor(max_workers=len(cases)) as ex:
+            list(ex.map(one, cases))
+        wall = time.perf_counter() - t
+        for task, status, lat, ph in done:
+            emit(out, {"part": "ours", "mode": f"{fmt}-batch", "task": task, "status": status, "latency_s": lat, "phases_s": ph})
+        emit(out, {"part": "ours", "mode": f"{fmt}-batch", "event": "end", "wall_s": wall, "verdicts_per_hour": len(cases) / wall * 3600})
+    v.close()
+
+
+# -- report ------------------------------------------------------------------------------------------------------
+def report(paths):
+    recs = [json.loads(line) for p in paths for line in Path(p).read_text().splitlines() if line.strip()]
+    rows = []
+    kb = [r for r in recs if r.get("part") == "kb" and "latency_s" in r]
+    if kb:
+        lat = [r["latency_s"] for r in kb]
+        rows.append(("KernelBench-style (load_inline, in-process, sequential)", len(kb), sum(r["correct"] for r in kb), statistics.median(lat), 3600 / statistics.mean(lat)))
+    for mode in ("nvrtc-sequential", "nvrtc-batch", "cuda-batch"):
+        rs = [r for r in recs if r.get("mode") == mode and "latency_s" in r]
+        if not rs:
+            continue
+        end = [r for r in recs if r.get("mode") == mode and r.get("event") == "end"]
+        vph = end[0]["verdicts_per_hour"] if end else 3600 / statistics.mean(r["latency_s"] for r in rs)
+        rows.append((f"ours: {mode}", len(rs), sum(r["status"] == "correct" for r in rs), statistics.median(r["latency_s"] for r in rs), vph))
+    print("| harness | verdicts | correct | median latency (s) | verdicts / hour |")
+    print("|---|---|---|---|---|")
+    for name, n, ok, med, vph in rows:
+        print(f"| {name} | {n} | {ok} | {med:.2f} | {vph:.0f} |")
+    if kb and any(r[0] == "ours: nvrtc-sequential" for r in rows):
+        kb_med = rows[0][3]
+        nv = next(r for r in rows if r[0] == "ours: nvrtc-sequential")[3]
+        print(f"\nmedian latency advantage of nvrtc over the KernelBench-style harness: {kb_med / nv:.1f}x")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--part", choices=("kb", "ours"))
+    ap.add_argument("--kernelbench", default=os.environ.get("KERNELBENCH_DIR"))
+    ap.add_argument("--out")
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--kb-inputs", choices=("device", "cpu"), default="device",
+                    help="where the KernelBench-style harness makes inputs (KernelBench itself: cpu, then copies)")
+    ap.add_argument("--report", nargs="*")
+    a = ap.parse_args()
+    if a.report:
+        report(a.report)
+        return
+    cases = load_cases(Path(a.kernelbench), a.limit)
+    if a.part == "kb":
+        run_kb(cases, a.out, a.kb_inputs)
+    else:
+        run_ours(cases, a.out)
+
+
+if __name__ == "__main__":
+    main()
