@@ -59,6 +59,8 @@ def main():
                    "compute_bound": fpb >= COMPUTE_BOUND_FLOP_PER_BYTE, "h100_ms": ref.get("mean"),
                    "ratio_to_h100": (b["eager_ms"] / ref["mean"]) if ref.get("mean") else None}
             rows.append(row)
+            with open(a.out + "l", "a") as f:  # incremental, in case the run is cut short
+                f.write(json.dumps(row) + "\n")
             print(f"{t.key:55s} {b['eager_ms']:9.3f} ms  H100 {ref.get('mean', float('nan')):8.3f}  ratio {row['ratio_to_h100'] or float('nan'):.3f}  {fpb:8.1f} F/B", flush=True)
     cb = [r for r in rows if r.get("compute_bound") and r.get("ratio_to_h100")]
     within = [r for r in cb if abs(r["ratio_to_h100"] - 1) <= 0.05]

@@ -16,8 +16,13 @@ import statistics
 import tempfile
 import time
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 SRC = r"""
 extern "C" __global__ void scale(const float* __restrict__ x, float* __restrict__ y, long n) {

@@ -134,7 +134,7 @@ def run_kb(cases, out, inputs_on):
 
 
 # -- (b) ours ---------------------------------------------------------------------------------------------
-def run_ours(cases, out):
+def run_ours(cases, out, modes=("nvrtc", "cuda")):
     from kernelmosaic.task import Task
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 
@@ -162,7 +162,7 @@ def run_ours(cases, out):
                    "latency_s": time.perf_counter() - t, "phases_s": verdict.phases_s, "candidate_ms": (verdict.timing or {}).get("candidate_ms"),
                    "speedup_eager": (verdict.timing or {}).get("speedup_eager")})
     # all at once: throughput, per-verdict completion times
-    for fmt in ("nvrtc", "cuda"):
+    for fmt in modes:
         t = time.perf_counter()
         done: list = []
 
@@ -213,6 +213,7 @@ def main():
     ap.add_argument("--kb-inputs", choices=("device", "cpu"), default="device",
                     help="where the KernelBench-style harness makes inputs (KernelBench itself: cpu, then copies)")
     ap.add_argument("--report", nargs="*")
+    ap.add_argument("--batch-modes", default="nvrtc,cuda", help="backends to run all at once in the ours part")
     a = ap.parse_args()
     if a.report:
         report(a.report)
@@ -221,7 +222,7 @@ def main():
     if a.part == "kb":
         run_kb(cases, a.out, a.kb_inputs)
     else:
-        run_ours(cases, a.out)
+        run_ours(cases, a.out, tuple(m for m in a.batch_modes.split(",") if m))
 
 
 if __name__ == "__main__":

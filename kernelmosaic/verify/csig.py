@@ -63,7 +63,9 @@ class SignatureError(ValueError):
 
 def _strip_comments(src: str) -> str:
     src = re.sub(r"/\*.*?\*/", " ", src, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", src)
+    src = re.sub(r"//[^\n]*", " ", src)
+    # attributes between the return type and the name hide the declaration's shape
+    return re.sub(r"__launch_bounds__\s*\([^)]*\)", " ", src)
 
 
 def parse_param(text: str) -> Param:

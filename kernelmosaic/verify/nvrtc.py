@@ -64,7 +64,13 @@ def _stream_for_torch():
     s = _streams.get(ptr)
     if s is None:
         cupy = _cupy()
-        s = _streams[ptr] = cupy.cuda.ExternalStream(ptr)
+        import warnings
+
+        with warnings.catch_warnings():
+            # CuPy 14 prefers Stream.from_external(); ExternalStream(ptr) still works and
+            # takes a raw pointer, which is what torch gives
+            warnings.simplefilter("ignore", DeprecationWarning)
+            s = _streams[ptr] = cupy.cuda.ExternalStream(ptr)
     return s
 
 

@@ -1,8 +1,11 @@
 """BAD candidate (nvrtc) for KernelBench level1/19_ReLU.py: illegal memory access.
 
-Computes ReLU but stores element i at y[i * 1000003]: all but the first element land up to
-~6.4e15 bytes past the output allocation, in unmapped device memory, so the kernel faults with
-"an illegal memory access was encountered". Expected verdict: runtime_error.
+Computes ReLU but stores element i at y[i * 1000003]: almost every store lands far past the
+output allocation (up to ~6.4e15 bytes, beyond any mapped device memory), so the kernel faults and
+the next synchronisation raises a CUDA error. On an H200 (torch 2.11, driver 580) the error seen was
+cudaErrorInvalidAddressSpace ("operation not supported on global/shared address space") rather than
+cudaErrorIllegalAddress: the far addresses fall outside the global window. Either way the CUDA
+context is dead. Expected verdict: runtime_error.
 """
 import torch
 import torch.nn as nn
