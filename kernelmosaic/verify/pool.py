@@ -1,10 +1,10 @@
-"""Isolated worker processes: one lane per GPU (or N on the CPU), each with a warm spare.
+"""Isolated worker processes: one lane per GPU (or N on the CPU), each with warm spares.
 
 Candidates run only in workers. A worker that crashes, hangs or exits is killed
 (its whole process group, so a stuck compiler goes too) and replaced; the job gets
 a verdict that says what happened. By default every job gets a fresh process, so a
 candidate that patches torch or corrupts the CUDA context cannot touch the next
-one; the spare that was warming in the background takes over at once.
+one; a spare that was warming in the background takes over at once.
 """
 
 from __future__ import annotations
@@ -155,13 +155,19 @@ class WorkerProcess:
 
 
 class _Lane:
-    """One execution lane (a GPU, or a CPU slot): the worker in use plus a warming spare."""
+    """One execution lane (a GPU, or a CPU slot): the worker in use plus warming spares.
 
-    def __init__(self, device: str, env: dict[str, str], prewarm: bool, jobs_per_worker: int, respawn: bool = True):
-        self.device, self.env, self.prewarm, self.jobs_per_worker = device, env, prewarm, jobs_per_worker
+    A GPU worker needs seconds to start (torch import, CUDA context, CUPTI), more than a
+    fast verdict takes, so several spares warm up in parallel and each verdict takes the
+    oldest one.
+    """
+
+    def __init__(self, device: str, env: dict[str, str], spares: int, jobs_per_worker: int, respawn: bool = True):
+        self.device, self.env, self.jobs_per_worker = device, env, jobs_per_worker
         self.respawn = respawn
+        self.n_spares = spares
         self.current: WorkerProcess | None = self._spawn()
-        self.spare = self._spawn() if prewarm else None
+        self.spares: list[WorkerProcess] = [self._spawn() for _ in range(spares)]
 
     def _spawn(self) -> WorkerProcess:
         return WorkerProcess(self.device, self.env, self.jobs_per_worker)
@@ -171,10 +177,13 @@ class _Lane:
             self.current.close()
         if not self.respawn:
             self.current = None
-        elif self.spare is not None:
-            self.current, self.spare = self.spare, self._spawn()
+            return
+        if self.spares:
+            self.current = self.spares.pop(0)
         else:
             self.current = self._spawn()
+        while len(self.spares) < self.n_spares:
+            self.spares.append(self._spawn())
 
     def run(self, job: dict, timeouts: dict[str, float]) -> Outcome:
         t0 = time.monotonic()
@@ -225,8 +234,8 @@ class _Lane:
     def close(self) -> None:
         if self.current is not None:
             self.current.close()
-        if self.spare is not None:
-            self.spare.close()
+        for w in self.spares:
+            w.close()
 
 
 def worker_env(device: str, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -279,8 +288,13 @@ class WorkerPool:
         prewarm: bool = True,
         jobs_per_worker: int = 1,
         env: dict[str, str] | None = None,
+        spares: int | None = None,
     ):
         self.device = device
+        if not prewarm:
+            spares = 0
+        elif spares is None:
+            spares = 3 if device == "cuda" else 1
         self.lanes: list[_Lane] = []
         if device == "cuda":
             gpus = gpus if gpus is not None else detect_gpus()
@@ -289,11 +303,11 @@ class WorkerPool:
             if workers:
                 gpus = gpus[:workers]
             for g in gpus:
-                self.lanes.append(_Lane("cuda", worker_env("cuda", {**(env or {}), "CUDA_VISIBLE_DEVICES": g}), prewarm, jobs_per_worker))
+                self.lanes.append(_Lane("cuda", worker_env("cuda", {**(env or {}), "CUDA_VISIBLE_DEVICES": g}), spares, jobs_per_worker))
         else:
             n = workers or max(1, os.cpu_count() or 1)
             for _ in range(n):
-                self.lanes.append(_Lane("cpu", worker_env("cpu", env), prewarm, jobs_per_worker))
+                self.lanes.append(_Lane("cpu", worker_env("cpu", env), spares, jobs_per_worker))
         self._free: queue.Queue[_Lane] = queue.Queue()
         for lane in self.lanes:
             self._free.put(lane)
@@ -326,7 +340,7 @@ class WorkerPool:
 
 def run_one_off(device: str, job: dict, timeouts: dict[str, float], env: dict[str, str] | None = None) -> Outcome:
     """A job in a fresh worker that is discarded afterwards (used for builds)."""
-    lane = _Lane(device, worker_env(device, env), prewarm=False, jobs_per_worker=1, respawn=False)
+    lane = _Lane(device, worker_env(device, env), spares=0, jobs_per_worker=1, respawn=False)
     try:
         return lane.run(job, {**DEFAULT_TIMEOUTS, **timeouts})
     finally:

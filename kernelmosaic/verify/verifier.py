@@ -107,6 +107,7 @@ class Verifier:
         timeouts: dict[str, float] | None = None,
         prewarm: bool = True,
         jobs_per_worker: int = 1,
+        spares: int | None = None,
     ):
         if device not in ("cuda", "cpu"):
             raise ValueError("device must be 'cuda' or 'cpu'")
@@ -123,7 +124,7 @@ class Verifier:
             if arch:
                 extra["TORCH_CUDA_ARCH_LIST"] = arch
         self._worker_extra = extra
-        self.pool = WorkerPool(device, workers=workers, gpus=gpus, prewarm=prewarm, jobs_per_worker=jobs_per_worker, env=extra)
+        self.pool = WorkerPool(device, workers=workers, gpus=gpus, prewarm=prewarm, jobs_per_worker=jobs_per_worker, env=extra, spares=spares)
         self.build_workers = build_workers or max(1, os.cpu_count() or 1)
         self._builds = ThreadPoolExecutor(max_workers=self.build_workers, thread_name_prefix="kmosaic-build")
         self._ceilings: dict | None = None
