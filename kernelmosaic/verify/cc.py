@@ -36,7 +36,7 @@ import tempfile
 from pathlib import Path
 
 from . import launches
-from .csig import Param, SignatureError, coerce_args, find_params, parse_signature
+from .csig import Param, SignatureError, find_params, make_coercer, parse_signature
 
 __all__ = ["compile", "CcCompileError", "Library"]
 
@@ -108,9 +108,10 @@ class _Function:
         self._cfn = cfn
         self._cfn.restype = None
         self._tags: list[str] | None = None
+        self._coerce = make_coercer(name, params, "cpu")
 
     def __call__(self, *args):
-        conv = coerce_args(self.name, self.params, args, "cpu")
+        conv = self._coerce(args)
         tags = [t for t, _ in conv]
         if tags != self._tags:
             self._cfn.argtypes = [_CTYPES[t] for t in tags]
@@ -138,7 +139,8 @@ def compile(
     cc = os.environ.get("CC", "gcc") if language == "c" else os.environ.get("CXX", "g++")
     std = "-std=c11" if language == "c" else "-std=c++17"
     all_flags = [std, *flags, "-shared", "-fPIC"] + (["-fopenmp"] if openmp else [])
-    key = hashlib.sha256("\0".join([source, language, _compiler_id(cc), *all_flags]).encode()).hexdigest()[:24]
+    libs = ["-lm"]  # libm (and libmvec, which -ffast-math vector math calls into)
+    key = hashlib.sha256("\0".join([source, language, _compiler_id(cc), *all_flags, *libs]).encode()).hexdigest()[:24]
     out = build_dir() / f"{key}.so"
     if not out.exists():
         with tempfile.TemporaryDirectory(dir=build_dir()) as tmp:
@@ -146,7 +148,7 @@ def compile(
             src.write_text(source)
             tmp_so = Path(tmp) / "lib.so"
             try:
-                proc = subprocess.run([cc, *all_flags, str(src), "-o", str(tmp_so)], capture_output=True, text=True, timeout=300, cwd=tmp)
+                proc = subprocess.run([cc, *all_flags, str(src), "-o", str(tmp_so), *libs], capture_output=True, text=True, timeout=300, cwd=tmp)
             except FileNotFoundError:
                 raise CcCompileError(f"compiler `{cc}` not found", "") from None
             log = (proc.stdout + proc.stderr).replace(str(src), src.name)
@@ -155,4 +157,7 @@ def compile(
             # atomic publish: concurrent builders of the same source race harmlessly
             shutil.move(str(tmp_so), str(out) + f".{os.getpid()}")
             os.replace(str(out) + f".{os.getpid()}", out)
-    return Library(out, source, signatures)
+    try:
+        return Library(out, source, signatures)
+    except OSError as e:  # e.g. an undefined symbol: the build is unusable, so it is a build error
+        raise CcCompileError("the compiled library could not be loaded", str(e).replace(str(out), "kernel.so")) from None

@@ -137,6 +137,78 @@ def parse_signature(sig: str) -> list[Param]:
     return [parse_param(p) for p in sig.split(",") if p.strip()]
 
 
+def make_coercer(func: str, params: list[Param], device_type: str):
+    """A fast checker-converter for one kernel: ``args -> [(tag, value), ...]``.
+
+    Launch overhead matters (a small kernel runs in microseconds), so every per-parameter
+    decision is made once here; error messages are built only when an argument is wrong.
+    """
+    import torch
+
+    want_cuda = device_type == "cuda"
+    sig = ", ".join(p.ctype + (" " + p.name if p.name else "") for p in params)
+
+    def label(i: int) -> str:
+        p = params[i]
+        return f"{func}() argument {i} `{p.ctype}{(' ' + p.name) if p.name else ''}`"
+
+    steps = []
+    for i, p in enumerate(params):
+        if p.pointer:
+            acc = p.accepts_dtypes
+            dtypes = None if acc is None else {getattr(torch, d) for d in acc if hasattr(torch, d)}
+            steps.append(("p", dtypes, acc))
+        else:
+            sc = p.scalar
+            if sc is None:
+                raise TypeError(f"{label(i)}: parameter type `{p.ctype}` is not supported by the launcher (use a pointer or a plain C scalar)")
+            kind, bits = sc
+            rng = ((-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if kind == "i" else (0, (1 << bits) - 1)) if kind in "iu" else None
+            steps.append((f"{kind}{bits}", rng, None))
+    n = len(params)
+    Tensor = torch.Tensor
+
+    def coerce(args) -> list[tuple[str, int | float | bool]]:
+        if len(args) != n:
+            raise TypeError(f"{func}({sig}) takes {n} arguments, got {len(args)}")
+        out = []
+        for i, a in enumerate(args):
+            tag, extra, acc = steps[i]
+            if tag == "p":
+                if isinstance(a, Tensor):
+                    if a.is_cuda != want_cuda:
+                        raise TypeError(f"{label(i)}: the tensor is on {a.device}, expected a {device_type} tensor")
+                    if extra is not None and a.dtype not in extra:
+                        raise TypeError(f"{label(i)}: got a {str(a.dtype).replace('torch.', '')} tensor, expected {' or '.join(acc)}")
+                    out.append(("p", a.data_ptr()))
+                elif a is None:
+                    out.append(("p", 0))
+                elif isinstance(a, int) and not isinstance(a, bool):
+                    out.append(("p", a))
+                else:
+                    raise TypeError(f"{label(i)}: expected a tensor, got {type(a).__name__}")
+                continue
+            if not isinstance(a, (int, float, bool)) and hasattr(a, "item") and callable(a.item):
+                a = a.item()
+            k = tag[0]
+            if k in "iu":
+                if isinstance(a, float) or not isinstance(a, (int, bool)):
+                    raise TypeError(f"{label(i)}: expected an integer, got {type(a).__name__}")
+                lo, hi = extra
+                if not lo <= a <= hi:
+                    raise OverflowError(f"{label(i)}: {a} does not fit in {params[i].ctype} (use a 64-bit type for sizes above 2^31)")
+                out.append((tag, int(a)))
+            elif k == "f":
+                if not isinstance(a, (int, float)):
+                    raise TypeError(f"{label(i)}: expected a number, got {type(a).__name__}")
+                out.append((tag, float(a)))
+            else:
+                out.append(("b8", bool(a)))
+        return out
+
+    return coerce
+
+
 def coerce_args(func: str, params: list[Param], args: tuple, device_type: str) -> list[tuple[str, int | float | bool]]:
     """Check Python arguments against C parameters; returns ``(tag, value)`` pairs.
 
@@ -144,45 +216,4 @@ def coerce_args(func: str, params: list[Param], args: tuple, device_type: str) -
     Tensors go to pointer parameters (on ``device_type``, with a matching dtype);
     Python numbers, numpy scalars and 0-d tensors go to scalar parameters.
     """
-    sig = ", ".join(p.ctype + (" " + p.name if p.name else "") for p in params)
-    if len(args) != len(params):
-        raise TypeError(f"{func}({sig}) takes {len(params)} arguments, got {len(args)}")
-    out: list[tuple[str, int | float | bool]] = []
-    for i, (p, a) in enumerate(zip(params, args)):
-        label = f"{func}() argument {i} `{p.ctype}{(' ' + p.name) if p.name else ''}`"
-        if p.pointer:
-            if a is None:
-                out.append(("p", 0))
-            elif isinstance(a, int) and not isinstance(a, bool):
-                out.append(("p", a))
-            elif hasattr(a, "data_ptr") and hasattr(a, "dtype"):
-                if a.device.type != device_type:
-                    raise TypeError(f"{label}: the tensor is on {a.device}, expected a {device_type} tensor")
-                dt = str(a.dtype).replace("torch.", "")
-                acc = p.accepts_dtypes
-                if acc is not None and dt not in acc:
-                    raise TypeError(f"{label}: got a {dt} tensor, expected {' or '.join(acc)}")
-                out.append(("p", a.data_ptr()))
-            else:
-                raise TypeError(f"{label}: expected a tensor, got {type(a).__name__}")
-            continue
-        sc = p.scalar
-        if sc is None:
-            raise TypeError(f"{label}: parameter type `{p.ctype}` is not supported by the launcher (use a pointer or a plain C scalar)")
-        kind, bits = sc
-        if hasattr(a, "item") and callable(a.item):
-            a = a.item()
-        if kind in "iu":
-            if isinstance(a, float) or not isinstance(a, (int, bool)):
-                raise TypeError(f"{label}: expected an integer, got {type(a).__name__}")
-            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if kind == "i" else (0, (1 << bits) - 1)
-            if not lo <= int(a) <= hi:
-                raise OverflowError(f"{label}: {a} does not fit in {p.ctype} (use a 64-bit type for sizes above 2^31)")
-            out.append((f"{kind}{bits}", int(a)))
-        elif kind == "f":
-            if not isinstance(a, (int, float)):
-                raise TypeError(f"{label}: expected a number, got {type(a).__name__}")
-            out.append((f"f{bits}", float(a)))
-        else:
-            out.append(("b8", bool(a)))
-    return out
+    return make_coercer(func, params, device_type)(args)

@@ -67,6 +67,8 @@ def _is_build_error(e: BaseException) -> bool:
     if name in ("CcCompileError", "NvrtcCompileError", "CompilationError", "CompileException"):
         return True
     msg = str(e)
+    if isinstance(e, (OSError, ImportError)) and "undefined symbol" in msg:
+        return True
     return isinstance(e, (RuntimeError, OSError, ImportError)) and (
         "Error building extension" in msg or "error: " in msg and ("nvcc" in msg or "ninja" in msg or ".cu" in msg or ".cpp" in msg)
     )

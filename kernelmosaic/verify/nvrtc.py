@@ -33,7 +33,7 @@ from __future__ import annotations
 import os
 
 from . import launches
-from .csig import Param, SignatureError, coerce_args, find_params, kernel_names_in_cuda, parse_signature
+from .csig import Param, SignatureError, find_params, kernel_names_in_cuda, make_coercer, parse_signature
 
 __all__ = ["compile", "Module", "Kernel", "NvrtcCompileError"]
 
@@ -76,27 +76,26 @@ def _stream_for_torch():
 
 class Kernel:
     def __init__(self, name: str, function, params: list[Param]):
+        import numpy as np
+
         self.name = name
         self.params = params
         self._fn = function
-        self._np = None
+        self._coerce = make_coercer(name, params, "cuda")
+        self._np = {
+            "p": np.uint64, "i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16, "i32": np.int32,
+            "u32": np.uint32, "i64": np.int64, "u64": np.uint64, "f32": np.float32, "f64": np.float64, "b8": np.bool_,
+        }
 
     def __call__(self, grid, block, args, shared_mem: int = 0):
-        if self._np is None:
-            import numpy as np
-
-            self._np = {
-                "p": np.uint64, "i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16, "i32": np.int32,
-                "u32": np.uint32, "i64": np.int64, "u64": np.uint64, "f32": np.float32, "f64": np.float64, "b8": np.bool_,
-            }
-        grid = tuple(int(g) for g in (grid if isinstance(grid, (tuple, list)) else (grid,)))
-        block = tuple(int(b) for b in (block if isinstance(block, (tuple, list)) else (block,)))
+        grid = (grid,) if isinstance(grid, int) else tuple(grid)
+        block = (block,) if isinstance(block, int) else tuple(block)
         if not grid or not block or min(grid) < 1 or min(block) < 1:
             raise ValueError(f"{self.name}: grid {grid} and block {block} must be positive")
-        conv = coerce_args(self.name, self.params, tuple(args), "cuda")
-        cargs = tuple(self._np[t](v) for t, v in conv)
+        np_types = self._np
+        cargs = tuple([np_types[t](v) for t, v in self._coerce(args)])
         launches.record("nvrtc", self.name)
-        self._fn(grid, block, cargs, shared_mem=int(shared_mem), stream=_stream_for_torch())
+        self._fn(grid, block, cargs, shared_mem=shared_mem, stream=_stream_for_torch())
 
     def set_max_dynamic_shared_memory(self, nbytes: int) -> None:
         """Allow more than 48 KiB of dynamic shared memory per block (up to 227 KiB on Hopper)."""
