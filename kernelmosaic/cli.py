@@ -17,8 +17,10 @@ from .task import TaskError, load_kernelbench, resolve_task_spec
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="KernelMosaic: verify, generate, train and benchmark CUDA kernels.")
 tasks_app = typer.Typer(no_args_is_help=True, help="Task sets: list and check KernelBench-format tasks.")
 app.add_typer(tasks_app, name="tasks")
+guidance_app = typer.Typer(no_args_is_help=True, help="The CUDA guidance knowledge base: list, show, mine.")
+app.add_typer(guidance_app, name="guidance")
 
-out = Console()
+out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
 USAGE_ERROR = 2
@@ -192,6 +194,243 @@ def tasks_check(
             bad += 1
             out.print(f"[red]bad[/] {e.where}: {e.problem}")
     raise typer.Exit(1 if bad else 0)
+
+
+# -- the agent loop ------------------------------------------------------------------------------
+def _load_task_set(spec: str, kernelbench: Optional[str]):
+    """A task file, a folder of task files, or kernelbench[:LEVELS] (from --kernelbench / $KERNELBENCH_DIR)."""
+    from .task import load_task
+
+    if spec.startswith("kernelbench"):
+        levels = [int(x) for x in spec.split(":", 1)[1].split(",")] if ":" in spec else [1, 2, 3]
+        return [t for t in load_kernelbench(kernelbench, levels) if not t.needs_weights]
+    p = Path(spec)
+    if p.is_dir():
+        files = sorted(p.glob("*.py"))
+        if not files:
+            raise TaskError(spec, "no .py task files in this folder")
+        return [load_task(f) for f in files]
+    return [resolve_task_spec(spec, kernelbench)]
+
+
+def _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall):
+    from .agent import EpisodeConfig
+    from .verify import TimingConfig
+
+    return EpisodeConfig(backend=backend, policy=policy, max_repair=max_repair, max_optimize=max_optimize,
+                         max_tokens=max_total_tokens, max_wall_s=max_wall,
+                         timing=TimingConfig(enabled=timing, compile=compile_baseline))
+
+
+def _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries):
+    from .agent import SamplingConfig, make_policy
+
+    try:
+        return make_policy(provider, model, base_url=base_url, api_key=api_key, adapter=adapter,
+                           sampling=SamplingConfig(temperature=temperature, top_p=top_p, max_tokens=max_tokens),
+                           concurrency=concurrency, timeout_s=request_timeout, retries=retries)
+    except ValueError as e:
+        _fail_usage(str(e))
+    except (OSError, ImportError) as e:
+        _fail_usage(f"cannot load the model {model!r}: {e}")
+
+
+def _check_backend(device, backend):
+    from .verify import BACKENDS
+
+    device = device or _auto_device()
+    backend = backend or ("cuda" if device == "cuda" else "cpp")
+    if backend not in BACKENDS:
+        _fail_usage(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend in ("cuda", "nvrtc") and device == "cpu":
+        _fail_usage(f"the {backend} backend needs --device cuda")
+    if backend == "cpp" and device == "cuda":
+        _fail_usage("the cpp backend runs on the CPU: use --device cpu")
+    return device, backend
+
+
+def _turn_line(prefix: str, t) -> str:
+    from rich.markup import escape
+
+    from .agent.episode import _one_line
+
+    g = escape(f" [guidance: {', '.join(t.guidance_ids)}]") if t.guidance_ids else ""
+    style = _STYLE.get(t.verdict.get("status"), "bold")
+    return (f"{prefix}turn {t.idx} {t.stage:<9} [{style}]{t.verdict.get('status')}[/] "
+            f"{escape(_one_line(t.verdict)[len(t.verdict.get('status') or ''):][:100])}{g} "
+            f"[dim](llm {t.latency_s:.1f}s, verify {t.verify_s:.1f}s, {t.usage.get('total_tokens', 0)} tok)[/]")
+
+
+PROVIDER_HELP = "openai (any OpenAI-compatible endpoint: vLLM, SGLang, hosted) | transformers (a local model path or hub id)"
+
+
+@app.command()
+def solve(
+    task: str = typer.Argument(..., help="Task file (KernelBench format) or L<level>/<id>."),
+    model: str = typer.Option(..., "--model", "-m", help="Model name at the endpoint, or a local path with --provider transformers."),
+    base_url: Optional[str] = typer.Option(None, envvar="OPENAI_BASE_URL", help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1."),
+    api_key: Optional[str] = typer.Option(None, envvar="OPENAI_API_KEY", help="API key (local servers accept any)."),
+    provider: str = typer.Option("openai", help=PROVIDER_HELP),
+    adapter: Optional[str] = typer.Option(None, help="LoRA adapter path (transformers provider)."),
+    backend: Optional[str] = typer.Option(None, help="cuda | nvrtc | triton | cpp"),
+    device: Optional[str] = typer.Option(None, help="cuda | cpu"),
+    policy: str = typer.Option("strict", help="Verifier policy: strict | kernelbench."),
+    out_dir: Path = typer.Option(Path("solution"), "--out", help="Writes trajectory.json and best.py here."),
+    max_repair: int = typer.Option(4, min=0, help="Repair turns at most."),
+    max_optimize: int = typer.Option(2, min=0, help="Optimization turns at most."),
+    temperature: float = typer.Option(0.7), top_p: float = typer.Option(0.95),
+    max_tokens: int = typer.Option(8192, help="Completion tokens per reply."),
+    max_total_tokens: Optional[int] = typer.Option(None, help="Token budget for the whole episode."),
+    max_wall: Optional[float] = typer.Option(None, help="Wall-time budget for the episode, seconds."),
+    timing: bool = typer.Option(True, "--timing/--no-timing"),
+    compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
+    request_timeout: float = typer.Option(600.0, help="Seconds per LLM request."),
+    retries: int = typer.Option(4, help="Retries on 429/5xx and connection errors, with backoff."),
+    kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR"),
+) -> None:
+    """One episode (implement, repair, optimize) with live progress."""
+    from .agent import Episode, write_solution
+    from .verify import POLICIES, Verifier
+
+    if policy not in POLICIES:
+        _fail_usage(f"--policy must be one of {', '.join(POLICIES)}")
+    device, backend = _check_backend(device, backend)
+    try:
+        t = resolve_task_spec(task, kernelbench)
+    except TaskError as e:
+        _task_error(e, False)
+    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall)
+    pol = _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, 1, request_timeout, retries)
+    out.print(f"[bold]solve[/] {t.key} with {pol.name} (backend {backend}, device {device}, policy {policy})")
+    with Verifier(device=device, workers=1) as v:
+        ep = Episode(t, pol, v, cfg, on_turn=lambda turn: out.print(_turn_line("  ", turn), highlight=False))
+        res = ep.run()
+    path = write_solution(out_dir, t, pol.name, cfg, res)
+    if res.error:
+        err.print(f"[bold red]stopped:[/] {res.error}")
+    if res.correct:
+        sp = res.best_speedup
+        out.print(f"[bold green]correct[/] at turn {res.best_turn}" + (f", {sp:.2f}x over eager" if sp else "") + f"; wrote {path}/best.py and trajectory.json")
+    else:
+        out.print(f"[bold red]no correct kernel[/] ({res.stopped}); wrote {path}/trajectory.json")
+    raise typer.Exit(0 if res.correct else 1)
+
+
+@app.command()
+def generate(
+    tasks: str = typer.Option(..., "--tasks", help="A task file, a folder of task files, or kernelbench[:1,2,3]."),
+    store_path: Path = typer.Option(..., "--store", help="SQLite store (created or resumed)."),
+    model: str = typer.Option(..., "--model", "-m"),
+    base_url: Optional[str] = typer.Option(None, envvar="OPENAI_BASE_URL"),
+    api_key: Optional[str] = typer.Option(None, envvar="OPENAI_API_KEY"),
+    provider: str = typer.Option("openai", help=PROVIDER_HELP),
+    adapter: Optional[str] = typer.Option(None),
+    run_id: Optional[str] = typer.Option(None, help="Resume this run (default: a new run)."),
+    samples: int = typer.Option(1, min=1, help="Episodes per task."),
+    concurrency: int = typer.Option(4, min=1, help="Episodes in flight (and LLM requests in flight)."),
+    backend: Optional[str] = typer.Option(None), device: Optional[str] = typer.Option(None),
+    policy: str = typer.Option("strict"),
+    max_repair: int = typer.Option(4, min=0), max_optimize: int = typer.Option(2, min=0),
+    temperature: float = typer.Option(0.7), top_p: float = typer.Option(0.95), max_tokens: int = typer.Option(8192),
+    max_total_tokens: Optional[int] = typer.Option(None), max_wall: Optional[float] = typer.Option(None),
+    timing: bool = typer.Option(True, "--timing/--no-timing"),
+    compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
+    request_timeout: float = typer.Option(600.0), retries: int = typer.Option(4),
+    workers: Optional[int] = typer.Option(None, help="Verifier lanes (default: one per GPU, or one per CPU core)."),
+    kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR"),
+) -> None:
+    """Many episodes, committed turn by turn to a store; rerun with --run-id to resume."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .agent import generate as run_generate
+    from .data import Store, StoreError
+    from .verify import POLICIES, Verifier
+
+    if policy not in POLICIES:
+        _fail_usage(f"--policy must be one of {', '.join(POLICIES)}")
+    device, backend = _check_backend(device, backend)
+    try:
+        task_list = _load_task_set(tasks, kernelbench)
+    except TaskError as e:
+        _task_error(e, False)
+    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall)
+    pol = _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries)
+    try:
+        store = Store(store_path)
+    except StoreError as e:
+        _fail_usage(str(e))
+    total = len(task_list) * samples
+    with store, Verifier(device=device, workers=workers) as v, Progress(
+        TextColumn("[bold]generate[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(), console=out,
+    ) as prog:
+        bar = prog.add_task("episodes", total=total, status="")
+        counts = {"turns": 0, "correct": 0, "failed": 0}
+
+        def on_turn(ep_id, turn):
+            counts["turns"] += 1
+            prog.update(bar, status=f"{counts['turns']} turns, {counts['correct']} correct, {counts['failed']} failed")
+
+        def on_episode(ep_id, res, error):
+            if res is not None and res.correct:
+                counts["correct"] += 1
+            if error:
+                counts["failed"] += 1
+                prog.console.print(f"[red]episode {ep_id} failed:[/] {error}", highlight=False)
+            prog.advance(bar)
+            prog.update(bar, status=f"{counts['turns']} turns, {counts['correct']} correct, {counts['failed']} failed")
+
+        try:
+            rid = run_generate(task_list, pol, v, store, cfg, run_id=run_id, samples=samples, concurrency=concurrency,
+                               task_set=tasks, on_turn=on_turn, on_episode=on_episode)
+        except StoreError as e:
+            _fail_usage(str(e))
+        done_before = total - prog.tasks[0].completed
+        if done_before:
+            prog.update(bar, completed=total)
+        summary = store.summary(rid)
+    table = Table("run", "episodes", "correct", "turns", show_header=True, header_style="bold")
+    table.add_row(rid, str(summary.get("episodes")), str(summary.get("correct")), str(summary.get("turns")))
+    out.print(table)
+    out.print(json.dumps(summary, default=str), highlight=False)
+
+
+@guidance_app.command("list")
+def guidance_list(category: Optional[str] = typer.Option(None, help="Only this category.")) -> None:
+    """The entries of the knowledge base."""
+    from .guidance import load_default
+
+    kb = load_default()
+    table = Table("id", "category", "title", title=f"guidance {kb.version}: {len(kb.entries)} entries")
+    for e in kb.entries:
+        if category is None or e.category == category:
+            table.add_row(e.id, e.category, e.title)
+    out.print(table)
+
+
+@guidance_app.command("mine")
+def guidance_mine(
+    store_path: Path = typer.Option(..., "--store", help="A store written by kmosaic generate."),
+    out_path: Path = typer.Option(Path("guidance-proposals.json"), "--out", help="Proposals for review."),
+    run_id: Optional[str] = typer.Option(None, help="Only this run."),
+    min_count: int = typer.Option(1, min=1, help="Propose only errors seen at least this often."),
+) -> None:
+    """Propose new entries from recorded repairs (an error, then the edit that fixed it).
+
+    Proposals go to a review file; they are never merged into the knowledge base automatically."""
+    from .data import Store, StoreError
+    from .guidance import load_default, propose_entries, write_proposals
+
+    if not store_path.exists():
+        _fail_usage(f"{store_path}: no such store")
+    try:
+        with Store(store_path) as st:
+            pairs = list(st.repair_pairs(run_id))
+    except StoreError as e:
+        _fail_usage(str(e))
+    proposals = propose_entries(pairs, load_default(), min_count=min_count)
+    write_proposals(proposals, out_path)
+    out.print(f"{len(pairs)} repair pairs, {len(proposals)} proposals for errors no entry covers -> {out_path}")
 
 
 def main() -> None:

@@ -1,0 +1,208 @@
+"""The Episode: implement (1 turn) -> repair (<= R turns, until correct) -> optimize (<= O turns).
+
+Every turn is handed to ``on_turn`` (the store commits it) before the next one starts, and
+an episode can resume from its recorded turns: the state below is a pure function of them.
+The best correct kernel is kept; a slower or broken optimization never replaces it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..data import TurnRecord, no_code_verdict
+from ..task import Task, TaskError
+from ..verify import TimingConfig, Verifier, VerifyRequest
+from .feedback import render_feedback
+from .parse import extract_candidate
+from .policy import Policy, PolicyError
+from .prompts import SYSTEM, optimize_prompt, repair_prompt, task_prompt
+
+
+@dataclass
+class EpisodeConfig:
+    backend: str = "cuda"
+    policy: str = "strict"  # the verifier's anti-hacking policy
+    max_repair: int = 4  # R
+    max_optimize: int = 2  # O
+    max_tokens: int | None = None  # budget over all turns (prompt + completion)
+    max_wall_s: float | None = None
+    context_turns: int = 2  # the last k turns kept verbatim; older ones are summarized
+    guidance_k: int = 3
+    trials: int = 5
+    timing: TimingConfig = field(default_factory=TimingConfig)
+
+
+@dataclass
+class EpisodeResult:
+    turns: list[TurnRecord]
+    best_turn: int | None
+    best_code: str | None
+    best_verdict: dict | None
+    correct: bool
+    stopped: str  # why it ended: "optimized", "repair_budget", "token_budget", "wall_budget", "policy_error", "task_error"
+    error: str | None = None
+    wall_s: float = 0.0
+
+    @property
+    def best_speedup(self) -> float | None:
+        t = (self.best_verdict or {}).get("timing") or {}
+        return t.get("speedup_eager")
+
+
+def _faster(a: dict | None, b: dict | None) -> bool:
+    """Is verdict ``a`` a better kernel than ``b`` (both correct)?"""
+    ta, tb = (a or {}).get("timing") or {}, (b or {}).get("timing") or {}
+    if tb.get("candidate_ms") is None:
+        return True
+    if ta.get("candidate_ms") is None:
+        return False
+    return ta["candidate_ms"] < tb["candidate_ms"]
+
+
+class Episode:
+    def __init__(
+        self,
+        task: Task,
+        policy: Policy,
+        verifier: Verifier,
+        config: EpisodeConfig | None = None,
+        *,
+        episode_id: str = "",
+        guidance=None,
+        on_turn: Callable[[TurnRecord], None] | None = None,
+    ):
+        self.task = task
+        self.policy = policy
+        self.verifier = verifier
+        self.cfg = config or EpisodeConfig()
+        self.episode_id = episode_id or task.key
+        if guidance is None:
+            from ..guidance import load_default
+
+            guidance = load_default()
+        self.kb = guidance
+        self.on_turn = on_turn
+
+    # -- state, derived from the turns ------------------------------------------------------
+    def _state(self, turns: list[TurnRecord]) -> dict:
+        best_i = None
+        for i, t in enumerate(turns):
+            if t.verdict.get("status") == "correct" and (best_i is None or _faster(t.verdict, turns[best_i].verdict)):
+                best_i = i
+        repairs = sum(1 for t in turns if t.stage == "repair")
+        optimizes = sum(1 for t in turns if t.stage == "optimize")
+        tokens = sum(int((t.usage or {}).get("total_tokens") or 0) for t in turns)
+        if not turns:
+            stage = "implement"
+        elif best_i is None:
+            stage = "repair" if repairs < self.cfg.max_repair else None
+        else:
+            stage = "optimize" if optimizes < self.cfg.max_optimize else None
+        return {"best": best_i, "stage": stage, "tokens": tokens, "repairs": repairs, "optimizes": optimizes}
+
+    # -- prompts -------------------------------------------------------------------------------
+    def _guidance(self, verdict: dict, stage: str) -> tuple[str, list[str]]:
+        if self.kb is None or self.cfg.guidance_k <= 0:
+            return "", []
+        matches = self.kb.match(verdict, k=self.cfg.guidance_k, stage=stage)
+        return self.kb.render(matches), [m.entry.id for m in matches]
+
+    def _messages(self, turns: list[TurnRecord], stage: str, state: dict) -> tuple[list[dict], list[str]]:
+        first = task_prompt(self.task, self.cfg.backend, self.cfg.policy)
+        msgs = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": first}]
+        if not turns:
+            return msgs, []
+        k = max(1, self.cfg.context_turns)
+        older, recent = turns[:-k], turns[-k:]
+        if older:
+            # bounded context: older turns shrink to one line each
+            lines = [f"- turn {t.idx} ({t.stage}): {_one_line(t.verdict)}" for t in older]
+            msgs.append({"role": "user", "content": "Summary of earlier attempts:\n" + "\n".join(lines)})
+            msgs.append({"role": "assistant", "content": "Understood; I will not repeat those mistakes."})
+        guidance_ids: list[str] = []
+        for j, t in enumerate(recent):
+            msgs.append({"role": "assistant", "content": t.reply if t.code is None else f"```python\n{t.code.rstrip()}\n```"})
+            if j < len(recent) - 1:
+                msgs.append({"role": "user", "content": t.feedback})
+        last = turns[-1]
+        guidance, guidance_ids = self._guidance(last.verdict, stage)
+        if stage == "repair":
+            content = repair_prompt(last.feedback, guidance)
+        else:
+            best = turns[state["best"]]
+            best_in_context = any(t.idx == best.idx for t in recent)
+            content = optimize_prompt(last.feedback, guidance, None if best_in_context and last.idx == best.idx else best.code,
+                                      best.verdict.get("timing"), last_failed=last.idx != best.idx)
+        msgs.append({"role": "user", "content": content})
+        return msgs, guidance_ids
+
+    # -- one turn ----------------------------------------------------------------------------------
+    def _turn(self, idx: int, stage: str, messages: list[dict], guidance_ids: list[str]) -> TurnRecord:
+        comp = self.policy.complete(messages)
+        parsed = extract_candidate(comp.text)
+        t0 = time.perf_counter()
+        if parsed.code is None:
+            verdict = no_code_verdict(self.task.key, parsed.problem, backend=self.cfg.backend, policy=self.cfg.policy,
+                                      device=self.verifier.device)
+        else:
+            req = VerifyRequest(candidate=parsed.code, task=self.task, backend=self.cfg.backend, policy=self.cfg.policy,
+                                trials=self.cfg.trials, timing=self.cfg.timing)
+            verdict = self.verifier.verify(req).to_dict()
+        verify_s = time.perf_counter() - t0
+        return TurnRecord(
+            episode_id=self.episode_id, idx=idx, stage=stage, messages=messages, reply=comp.text, code=parsed.code,
+            verdict=verdict, feedback=render_feedback(verdict, parsed.code), guidance_ids=guidance_ids,
+            usage=comp.usage, latency_s=comp.latency_s, verify_s=verify_s, created_at=time.time(),
+            meta={"finish_reason": comp.finish_reason, "policy": self.policy.name},
+        )
+
+    # -- the loop --------------------------------------------------------------------------------------
+    def run(self, resume: list[TurnRecord] | None = None) -> EpisodeResult:
+        turns = list(resume or [])
+        t0 = time.monotonic()
+        prior_wall = sum((t.latency_s or 0) + (t.verify_s or 0) for t in turns)
+        stopped, error = "optimized", None
+        while True:
+            state = self._state(turns)
+            stage = state["stage"]
+            if stage is None:
+                stopped = "optimized" if state["best"] is not None else "repair_budget"
+                break
+            if self.cfg.max_tokens is not None and state["tokens"] >= self.cfg.max_tokens:
+                stopped = "token_budget"
+                break
+            if self.cfg.max_wall_s is not None and prior_wall + time.monotonic() - t0 >= self.cfg.max_wall_s:
+                stopped = "wall_budget"
+                break
+            messages, gids = self._messages(turns, stage, state)
+            try:
+                turn = self._turn(len(turns), stage, messages, gids)
+            except PolicyError as e:
+                stopped, error = "policy_error", str(e)
+                break
+            except TaskError as e:
+                stopped, error = "task_error", str(e)
+                break
+            turns.append(turn)
+            if self.on_turn is not None:
+                self.on_turn(turn)
+        state = self._state(turns)
+        b = state["best"]
+        return EpisodeResult(
+            turns=turns, best_turn=b, best_code=turns[b].code if b is not None else None,
+            best_verdict=turns[b].verdict if b is not None else None, correct=b is not None,
+            stopped=stopped, error=error, wall_s=prior_wall + time.monotonic() - t0,
+        )
+
+
+def _one_line(v: dict) -> str:
+    st = v.get("status")
+    if st == "correct":
+        t = v.get("timing") or {}
+        return f"correct, {t.get('candidate_ms', 0) or 0:.4f} ms" if t.get("candidate_ms") is not None else "correct"
+    if st == "rejected":
+        return "rejected: " + ", ".join(r.get("rule", "?") for r in v.get("rejections") or [])
+    msg = ((v.get("error") or {}).get("message") or "").splitlines()
+    return f"{st}: {msg[0][:160]}" if msg else str(st)

@@ -1,0 +1,126 @@
+"""Verdict -> the feedback an engineer would want to read, pointing into the candidate."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ..verify.logs import trim_log
+
+# compiler locations: nvcc/NVRTC "file.cu(12): error", gcc "file.c:12:5: error"
+_LOC = re.compile(r"(?P<file>[\w./-]*\.(?:cu|cuh|c|cc|cpp|h))(?:\((?P<l1>\d+)\)|:(?P<l2>\d+):(?:\d+:)?)")
+
+
+def _literals(code: str) -> list[tuple[int, str]]:
+    """(first line, text) of every multi-line string literal: where kernel sources live."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    return [(n.lineno, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and "\n" in n.value]
+
+
+def map_lines(log: str, code: str | None) -> str:
+    """Annotate compiler locations with the matching candidate.py line.
+
+    A kernel source is a string literal; compilers count lines inside it (load_inline
+    prepends a few #include lines). The compiler usually echoes the offending source
+    line, so the literal line whose text matches that echo gives an exact mapping.
+    """
+    if not code:
+        return log
+    lits = _literals(code)
+    if not lits:
+        return log
+    lines = log.splitlines()
+    out = []
+    for i, ln in enumerate(lines):
+        m = _LOC.search(ln)
+        if m:
+            n = int(m.group("l1") or m.group("l2"))
+            echo = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            hit = None
+            for start, text in lits:
+                src = text.split("\n")
+                for off in range(0, 6):  # prepended include lines
+                    j = n - 1 - off
+                    if 0 <= j < len(src) and echo and src[j].strip() == echo:
+                        hit = start + j
+                        break
+                if hit:
+                    break
+            if hit is None and len(lits) == 1 or (hit is None and sum("__global__" in t or "{" in t for _, t in lits) == 1):
+                start, text = next(((s, t) for s, t in lits if "__global__" in t or "{" in t), lits[0])
+                if 0 < n <= text.count("\n") + 1:
+                    hit = start + n - 1
+            if hit:
+                ln = f"{ln}   [candidate.py line {hit}]"
+        out.append(ln)
+    return "\n".join(out)
+
+
+def render_feedback(verdict: dict, code: str | None = None) -> str:
+    """Plain text: what happened, the evidence, nothing a model cannot act on."""
+    st = verdict.get("status")
+    err = verdict.get("error") or {}
+    parts: list[str] = []
+    if st == "correct":
+        t = verdict.get("timing") or {}
+        parts.append("Verdict: CORRECT on all trials.")
+        if t.get("candidate_ms") is not None:
+            parts.append(_timing_line(t))
+        return "\n".join(parts)
+    head = {
+        "compile_error": "Verdict: COMPILE ERROR. The kernel did not build.",
+        "runtime_error": "Verdict: RUNTIME ERROR.",
+        "timeout": "Verdict: TIMEOUT. The candidate did not finish and was killed.",
+        "incorrect": "Verdict: INCORRECT. The output does not match the reference.",
+        "rejected": "Verdict: REJECTED by the verifier's rules (the result does not count even if it is right).",
+        "invalid_candidate": "Verdict: NO USABLE CANDIDATE.",
+    }.get(st, f"Verdict: {st}.")
+    parts.append(head)
+    if st == "compile_error":
+        log = trim_log(err.get("log") or err.get("message") or "", max_errors=5)
+        parts.append("Compiler output (first distinct errors):\n" + map_lines(log, code))
+    elif st in ("runtime_error", "timeout"):
+        parts.append(err.get("message", "").strip())
+        log = (err.get("log") or "").strip()
+        if log:
+            tail = "\n".join(log.splitlines()[-25:])
+            parts.append("Log (last lines):\n" + tail)
+    elif st == "incorrect":
+        m = verdict.get("mismatch") or {}
+        parts.append(err.get("message", "").strip() or m.get("reason", ""))
+        stats = []
+        for k, label in (("max_abs_err", "max abs error"), ("max_rel_err", "max rel error"), ("rel_norm_err", "relative norm error")):
+            if m.get(k) is not None:
+                v = m[k]
+                stats.append(f"{label} {v:.3g}" if isinstance(v, (int, float)) else f"{label} {v}")
+        if m.get("first_bad_index") is not None:
+            stats.append(f"first bad index {tuple(m['first_bad_index'])}: expected {m.get('expected_at_first_bad')}, got {m.get('got_at_first_bad')}")
+        if m.get("trial") is not None:
+            stats.append(f"trial {m['trial']}")
+        if stats:
+            parts.append("; ".join(stats))
+        tol = verdict.get("tolerances") or {}
+        if tol:
+            parts.append("Tolerances: " + ", ".join(f"{k}={v:g}" for k, v in tol.items() if isinstance(v, (int, float))))
+    elif st == "rejected":
+        for r in verdict.get("rejections") or []:
+            parts.append(f"- rule `{r.get('rule')}`: {r.get('detail')}")
+        if not verdict.get("rejections") and err.get("message"):
+            parts.append(err["message"])
+    elif st == "invalid_candidate":
+        parts.append(err.get("message", "").strip())
+    return "\n".join(p for p in parts if p)
+
+
+def _timing_line(t: dict) -> str:
+    bits = [f"your kernel {t['candidate_ms']:.4f} ms"]
+    if t.get("eager_ms") is not None:
+        bits.append(f"PyTorch eager {t['eager_ms']:.4f} ms (speedup {t.get('speedup_eager') or 0:.2f}x)")
+    if t.get("compile_ms") is not None:
+        bits.append(f"torch.compile {t['compile_ms']:.4f} ms (speedup {t.get('speedup_compile') or 0:.2f}x)")
+    if t.get("floor_ms") is not None:
+        bits.append(f"speed-of-light floor {t['floor_ms']:.4f} ms")
+    return "Timing (median): " + "; ".join(bits) + "."

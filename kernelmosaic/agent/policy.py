@@ -1,0 +1,212 @@
+"""Policies: anything that turns chat messages into a reply.
+
+- ``OpenAIPolicy``: any OpenAI-compatible endpoint (vLLM, SGLang, hosted APIs) through the
+  official ``openai`` client.
+- ``TransformersPolicy``: a local model (path or hub id) in this process, optionally with a
+  LoRA adapter, batched generation.
+- ``ScriptedPolicy``: fixed replies, for tests.
+
+Each call returns a ``Completion`` with the text, token usage and latency, which the
+episode records per turn.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol, Sequence
+
+Messages = list[dict[str, str]]
+
+
+@dataclass
+class Completion:
+    text: str
+    usage: dict[str, int] = field(default_factory=dict)  # prompt_tokens, completion_tokens, total_tokens
+    latency_s: float = 0.0
+    finish_reason: str | None = None
+
+
+class PolicyError(RuntimeError):
+    """The policy could not produce a reply (endpoint down, retries exhausted, bad model)."""
+
+
+class Policy(Protocol):
+    name: str
+
+    def complete(self, messages: Messages) -> Completion: ...
+
+
+@dataclass
+class SamplingConfig:
+    temperature: float = 0.7
+    top_p: float = 0.95
+    max_tokens: int = 8192
+
+
+class OpenAIPolicy:
+    """Chat completions from an OpenAI-compatible server.
+
+    Retries with exponential backoff on connection errors, 408/409/429 and 5xx are the
+    ``openai`` client's own (``max_retries``; it honours Retry-After). A semaphore caps
+    requests in flight so a generate run cannot flood a small vLLM server.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        sampling: SamplingConfig | None = None,
+        timeout_s: float = 600.0,
+        retries: int = 4,
+        concurrency: int = 8,
+        extra_body: dict | None = None,
+    ):
+        import os
+
+        from openai import OpenAI
+
+        self.name = model
+        self.model = model
+        self.sampling = sampling or SamplingConfig()
+        # local servers accept any key; the client insists on having one
+        key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
+        self.client = OpenAI(base_url=base_url or os.environ.get("OPENAI_BASE_URL"), api_key=key,
+                             timeout=timeout_s, max_retries=retries)
+        self._slots = threading.BoundedSemaphore(max(1, concurrency))
+        self.extra_body = extra_body or {}
+
+    def complete(self, messages: Messages) -> Completion:
+        import openai
+
+        t0 = time.perf_counter()
+        with self._slots:
+            try:
+                r = self.client.chat.completions.create(
+                    model=self.model,
+                    messages=messages,
+                    temperature=self.sampling.temperature,
+                    top_p=self.sampling.top_p,
+                    max_tokens=self.sampling.max_tokens,
+                    extra_body=self.extra_body or None,
+                )
+            except openai.APIStatusError as e:
+                raise PolicyError(f"the endpoint answered HTTP {e.status_code}: {_short(e.message)}") from None
+            except openai.APIConnectionError as e:
+                raise PolicyError(f"cannot reach the endpoint at {self.client.base_url}: {_short(str(e))}") from None
+            except openai.OpenAIError as e:
+                raise PolicyError(f"{type(e).__name__}: {_short(str(e))}") from None
+        if not r.choices:
+            raise PolicyError("the endpoint returned no choices")
+        choice = r.choices[0]
+        usage = {}
+        if r.usage is not None:
+            usage = {"prompt_tokens": r.usage.prompt_tokens or 0, "completion_tokens": r.usage.completion_tokens or 0,
+                     "total_tokens": r.usage.total_tokens or 0}
+        return Completion(text=choice.message.content or "", usage=usage, latency_s=time.perf_counter() - t0,
+                          finish_reason=choice.finish_reason)
+
+
+def _short(s: str, n: int = 300) -> str:
+    s = " ".join(str(s).split())
+    return s if len(s) <= n else s[:n] + "..."
+
+
+class TransformersPolicy:
+    """A local causal LM with its chat template; optional LoRA adapter (PEFT)."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        adapter: str | None = None,
+        sampling: SamplingConfig | None = None,
+        device: str | None = None,
+        dtype: str = "auto",
+        batch_size: int = 8,
+        trust_remote_code: bool = False,
+        enable_thinking: bool | None = None,
+    ):
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        self.name = model if adapter is None else f"{model}+{adapter}"
+        self.sampling = sampling or SamplingConfig()
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.tokenizer = AutoTokenizer.from_pretrained(model, trust_remote_code=trust_remote_code)
+        if self.tokenizer.pad_token is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        # decoder-only batches must be left-padded so every row ends where generation starts
+        self.tokenizer.padding_side = "left"
+        torch_dtype = getattr(torch, dtype) if dtype not in ("auto", None) else "auto"
+        self.model = AutoModelForCausalLM.from_pretrained(model, dtype=torch_dtype, trust_remote_code=trust_remote_code)
+        if adapter:
+            from peft import PeftModel
+
+            self.model = PeftModel.from_pretrained(self.model, adapter)
+        self.model.to(self.device).eval()
+        self.batch_size = batch_size
+        self.enable_thinking = enable_thinking
+        self._lock = threading.Lock()  # one generate at a time per model
+
+    def _prompt(self, messages: Messages) -> str:
+        kw = {} if self.enable_thinking is None else {"enable_thinking": self.enable_thinking}
+        return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True, **kw)
+
+    def complete(self, messages: Messages) -> Completion:
+        return self.complete_batch([messages])[0]
+
+    def complete_batch(self, batch: Sequence[Messages]) -> list[Completion]:
+        import torch
+
+        out: list[Completion] = []
+        for i in range(0, len(batch), self.batch_size):
+            chunk = batch[i: i + self.batch_size]
+            t0 = time.perf_counter()
+            enc = self.tokenizer([self._prompt(m) for m in chunk], return_tensors="pt", padding=True, add_special_tokens=False).to(self.device)
+            s = self.sampling
+            gen_kw = dict(max_new_tokens=s.max_tokens, pad_token_id=self.tokenizer.pad_token_id)
+            if s.temperature > 0:
+                gen_kw.update(do_sample=True, temperature=s.temperature, top_p=s.top_p)
+            else:
+                gen_kw.update(do_sample=False)
+            with self._lock, torch.no_grad():
+                seqs = self.model.generate(**enc, **gen_kw)
+            dt = time.perf_counter() - t0
+            new = seqs[:, enc["input_ids"].shape[1]:]
+            for row, ids in enumerate(new):
+                n_prompt = int(enc["attention_mask"][row].sum())
+                ids_l, eos = ids.tolist(), self.tokenizer.eos_token_id
+                # rows that stopped early are padded to the longest; count up to their EOS
+                n_new = ids_l.index(eos) + 1 if eos is not None and eos in ids_l else len(ids_l)
+                text = self.tokenizer.decode(ids, skip_special_tokens=True)
+                out.append(Completion(text=text, usage={"prompt_tokens": n_prompt, "completion_tokens": n_new,
+                                                        "total_tokens": n_prompt + n_new},
+                                      latency_s=dt / len(chunk)))
+        return out
+
+
+class ScriptedPolicy:
+    """Replies from a list (in order) or a function of the messages. For tests."""
+
+    def __init__(self, replies: Sequence[str] | Callable[[Messages], str], name: str = "scripted"):
+        self.name = name
+        self._replies = replies
+        self._i = 0
+        self._lock = threading.Lock()
+
+    def complete(self, messages: Messages) -> Completion:
+        if callable(self._replies):
+            text = self._replies(messages)
+        else:
+            with self._lock:
+                if self._i >= len(self._replies):
+                    raise PolicyError("the scripted policy has no replies left")
+                text = self._replies[self._i]
+                self._i += 1
+        words = sum(len(m["content"].split()) for m in messages)
+        return Completion(text=text, usage={"prompt_tokens": words, "completion_tokens": len(text.split()),
+                                            "total_tokens": words + len(text.split())})

@@ -1,0 +1,120 @@
+"""Trajectory records: one run -> many episodes (task, sample) -> many turns.
+
+Plain dataclasses with ``to_dict``/``from_dict`` so records travel as JSON
+(logs, training sets) as well as through the SQLite store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+STAGES = ("implement", "repair", "optimize")
+EPISODE_STATUSES = ("running", "done", "failed")
+# Failures a repair turn can fix; "rejected"/"invalid_candidate" are rule or format
+# problems, not kernel bugs, so they are not mined as repair examples.
+FIXABLE = ("compile_error", "runtime_error", "incorrect", "timeout")
+
+
+def episode_key(run_id: str, task_key: str, sample: int) -> str:
+    """Deterministic episode id, so a restarted run finds the same episode.
+
+    Task keys may contain '/', which makes the readable part ambiguous
+    ("a/b" + "c" vs "a" + "b/c"); the hash of the exact triple keeps ids unique.
+    """
+    digest = hashlib.sha1(json.dumps([run_id, task_key, int(sample)]).encode()).hexdigest()[:10]
+    return f"{run_id}/{task_key}/{int(sample)}#{digest}"
+
+
+def no_code_verdict(task: str, message: str, backend: str = "cuda", policy: str = "strict",
+                    device: str = "") -> dict[str, Any]:
+    """The verdict-shaped dict recorded for a reply with no usable code (same keys as
+    ``kernelmosaic.verify.Verdict.to_dict``), so every turn has a verdict."""
+    return {
+        "status": "invalid_candidate", "backend": backend, "policy": policy, "task": task,
+        "device": device, "correct": False, "compiled": False, "seeds": [], "tolerances": {},
+        "error": {"kind": "invalid_candidate", "message": message, "log": ""}, "mismatch": None,
+        "rejections": [], "timing": None, "phases_s": {}, "env": {}, "notes": [],
+    }
+
+
+def finite(o: Any) -> Any:
+    """JSON has no NaN/Infinity: such floats become the strings "nan"/"inf" (as in Verdict)."""
+    if isinstance(o, float) and not math.isfinite(o):
+        return str(o)
+    if isinstance(o, dict):
+        return {k: finite(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [finite(v) for v in o]
+    return o
+
+
+class _Record:
+    def to_dict(self) -> dict[str, Any]:
+        return finite(asdict(self))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]):
+        # unknown keys are dropped so records written by a newer version still load
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+@dataclass
+class TurnRecord(_Record):
+    episode_id: str
+    idx: int
+    stage: str
+    messages: list[dict[str, Any]]
+    reply: str
+    code: str | None
+    verdict: dict[str, Any]
+    feedback: str = ""
+    guidance_ids: list[str] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)
+    latency_s: float = 0.0
+    verify_s: float = 0.0
+    created_at: float = field(default_factory=time.time)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # accept a Verdict object directly; store the dict form
+        if hasattr(self.verdict, "to_dict"):
+            self.verdict = self.verdict.to_dict()
+
+    @property
+    def status(self) -> str | None:
+        return self.verdict.get("status") if isinstance(self.verdict, dict) else None
+
+
+@dataclass
+class EpisodeRecord(_Record):
+    episode_id: str
+    run_id: str
+    task_key: str
+    sample: int
+    status: str = "running"
+    best_turn: int | None = None
+    best_code: str | None = None
+    best_speedup: float | None = None
+    correct: bool = False
+    n_turns: int = 0
+    started_at: float = field(default_factory=time.time)
+    finished_at: float | None = None
+    wall_s: float | None = None
+    error: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunRecord(_Record):
+    run_id: str
+    created_at: float
+    model: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    task_set: str = ""
+    notes: str = ""

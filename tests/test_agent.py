@@ -1,0 +1,222 @@
+"""The agent loop end to end on the CPU: the real openai client over real HTTP to a local
+scripted server, real verifier workers, real compilers, a real SQLite store."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+import agent_scripts as S
+from conftest import DATA, ROOT
+from fake_openai import FakeOpenAI
+from kernelmosaic.agent import Episode, EpisodeConfig, OpenAIPolicy, ScriptedPolicy, extract_candidate, generate, render_feedback
+from kernelmosaic.data import Store
+from kernelmosaic.task import load_task
+from kernelmosaic.verify import TimingConfig
+
+FAST_TIMING = TimingConfig(enabled=True, n=5, warmup=1, compile=False)
+
+
+def relu():
+    return load_task(DATA / "tasks" / "relu.py")
+
+
+# -- parsing and feedback --------------------------------------------------------------------------
+def test_extract_last_block_defining_model_new():
+    reply = "First the reference:\n```python\nclass Model: pass\n```\nThen mine:\n```python\nclass ModelNew: pass\n```\nAnd a note:\n```bash\nls\n```"
+    assert extract_candidate(reply).code.strip() == "class ModelNew: pass"
+    assert extract_candidate("<think>```python\nclass ModelNew: draft\n```</think>no code").code is None
+
+
+@pytest.mark.parametrize("reply,needle", [
+    ("just prose", "contains no code"),
+    ("```python\nx = 1\n```", "none of the 1 code block"),
+    ("```python\nclass ModelNew(nn.Module):\n    def f(self):", "not closed"),
+])
+def test_reply_without_code_says_what_is_missing(reply, needle):
+    p = extract_candidate(reply)
+    assert p.code is None and needle in p.problem
+
+
+def test_feedback_maps_compiler_lines_into_the_candidate():
+    code = S.BROKEN.split("```python\n")[1].split("```")[0]
+    verdict = {"status": "compile_error", "error": {"kind": "compile", "message": "x",
+               "log": "kernel.c: In function 'relu':\nkernel.c:2:55: error: expected ';' before '}' token\n    2 |     for (long i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : 0.f\n"}}
+    fb = render_feedback(verdict, code)
+    assert "COMPILE ERROR" in fb and "expected ';'" in fb
+    # the C source starts on candidate.py line 5 (the line after r\"\"\"), so C line 2 is line 6
+    assert "[candidate.py line 6]" in fb
+
+
+# -- whole episodes through real HTTP ----------------------------------------------------------------
+def test_episode_repair_then_optimize_over_http(cpu_verifier):
+    with FakeOpenAI({"relu": [S.BROKEN, S.WRONG, S.SLOW, S.FAST]}, fail_first=1) as srv:
+        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url, api_key="test", retries=2)
+        cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
+        res = Episode(relu(), policy, cpu_verifier, cfg).run()
+        n_requests = len(srv.requests)
+    st = [t.verdict["status"] for t in res.turns]
+    assert st == ["compile_error", "incorrect", "correct", "correct"], [t.feedback for t in res.turns]
+    assert [t.stage for t in res.turns] == ["implement", "repair", "repair", "optimize"]
+    assert n_requests == 5  # one 429, retried by the client with backoff
+    # each prompt answers the previous verdict, with the guidance it was shown
+    t1, t2, t3 = res.turns[1], res.turns[2], res.turns[3]
+    assert "COMPILE ERROR" in t1.messages[-1]["content"] and "expected ';'" in t1.messages[-1]["content"]
+    assert t1.guidance_ids and all(f"[{g}]" in t1.messages[-1]["content"] for g in t1.guidance_ids)
+    assert "INCORRECT" in t2.messages[-1]["content"] and "max abs error" in t2.messages[-1]["content"]
+    assert "Best correct kernel so far" in t3.messages[-1]["content"]
+    assert all(t.usage["total_tokens"] > 0 for t in res.turns)
+    # the faster kernel became the best one
+    assert res.correct and res.best_turn == 3
+    assert res.turns[3].verdict["timing"]["candidate_ms"] < res.turns[2].verdict["timing"]["candidate_ms"]
+
+
+def test_broken_optimization_never_replaces_the_best(cpu_verifier):
+    policy = ScriptedPolicy([S.FAST, S.BROKEN, S.NO_CODE])
+    cfg = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=2, timing=FAST_TIMING)
+    res = Episode(relu(), policy, cpu_verifier, cfg).run()
+    assert [t.verdict["status"] for t in res.turns] == ["correct", "compile_error", "invalid_candidate"]
+    assert res.best_turn == 0 and res.best_code == res.turns[0].code
+    # the prompt after the failed optimization shows the best kernel again
+    assert "failed, so the best kernel so far is unchanged" in res.turns[2].messages[-1]["content"]
+    assert "```python" in res.turns[2].messages[-1]["content"]
+
+
+def test_repair_budget_and_no_code_turns(cpu_verifier):
+    cfg = EpisodeConfig(backend="cpp", max_repair=2, max_optimize=1, timing=FAST_TIMING)
+    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    assert len(res.turns) == 3 and not res.correct and res.stopped == "repair_budget"
+    assert all(t.verdict["status"] == "invalid_candidate" and t.code is None for t in res.turns)
+    assert "contains no code" in res.turns[1].messages[-1]["content"]
+
+
+def test_token_budget_stops_the_episode(cpu_verifier):
+    cfg = EpisodeConfig(backend="cpp", max_repair=5, max_tokens=10, timing=FAST_TIMING)
+    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    assert res.stopped == "token_budget" and len(res.turns) == 1
+
+
+def test_context_stays_bounded(cpu_verifier):
+    cfg = EpisodeConfig(backend="cpp", max_repair=5, max_optimize=0, context_turns=2, timing=FAST_TIMING)
+    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    last = res.turns[-1].messages
+    assert any("Summary of earlier attempts" in m["content"] for m in last)
+    assert sum(m["role"] == "assistant" for m in last) <= 3  # 2 recent turns + the summary acknowledgement
+
+
+def test_triton_backend_episode(cpu_verifier):
+    cfg = EpisodeConfig(backend="triton", max_repair=2, max_optimize=0, timing=TimingConfig(enabled=False))
+    res = Episode(relu(), ScriptedPolicy([S.NO_CODE, S.TRITON_OK]), cpu_verifier, cfg).run()
+    assert [t.verdict["status"] for t in res.turns] == ["invalid_candidate", "correct"]
+
+
+def test_generate_records_every_turn_in_the_store(cpu_verifier, tmp_path):
+    tasks = [relu(), load_task(DATA / "tasks" / "scale_add.py")]
+    scale_ok = (DATA / "cpu" / "scale_add_cc_ok.py").read_text()
+    scripts = {"relu": S.by_conversation, "scale_add": [f"```python\n{scale_ok}```", S.NO_CODE]}
+    with FakeOpenAI(scripts) as srv, Store(tmp_path / "run.db") as store:
+        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url, concurrency=2)
+        cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
+        rid = generate(tasks, policy, cpu_verifier, store, cfg, concurrency=2)
+        eps = {e.task_key: e for e in store.episodes(rid)}
+        assert set(eps) == {"relu", "scale_add"} and all(e.status == "done" for e in eps.values())
+        assert eps["relu"].correct and eps["relu"].n_turns == 4
+        assert eps["scale_add"].correct and eps["scale_add"].best_turn == 0
+        turns = store.turns(eps["relu"].episode_id)
+        assert [t.verdict["status"] for t in turns] == ["compile_error", "incorrect", "correct", "correct"]
+        assert turns[1].guidance_ids and turns[1].feedback
+        # a second generate over the same run finds nothing left to do
+        n_req = len(srv.requests)
+        generate(tasks, policy, cpu_verifier, store, cfg, run_id=rid)
+        assert len(srv.requests) == n_req
+
+
+def _count_turns(db) -> int:
+    try:
+        con = sqlite3.connect(db, timeout=30)
+        try:
+            return con.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+def test_sigkill_and_resume_loses_and_duplicates_nothing(tmp_path, cache_dir):
+    """`kmosaic generate` killed with SIGKILL mid-run, then resumed with the same run id."""
+    tdir = tmp_path / "tasks"
+    tdir.mkdir()
+    for name in ("relu", "scale_add"):
+        (tdir / f"{name}.py").write_text((DATA / "tasks" / f"{name}.py").read_text())
+    scale_ok = (DATA / "cpu" / "scale_add_cc_ok.py").read_text()
+    scripts = {"relu": S.by_conversation, "scale_add": lambda m: f"```python\n{scale_ok}```"}
+    db = tmp_path / "run.db"
+    env = {**os.environ, "KMOSAIC_CACHE_DIR": str(cache_dir)}
+    with FakeOpenAI(scripts, delay_s=0.4) as srv:
+        cmd = [sys.executable, "-m", "kernelmosaic.cli", "generate", "--tasks", str(tdir), "--store", str(db),
+               "--model", "scripted-coder", "--base-url", srv.base_url, "--device", "cpu", "--backend", "cpp",
+               "--run-id", "r1", "--concurrency", "1", "--max-repair", "3", "--max-optimize", "1",
+               "--no-compile-baseline", "--workers", "1"]
+        p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 240
+        while _count_turns(db) < 2 and time.monotonic() < deadline and p.poll() is None:
+            time.sleep(0.2)
+        assert p.poll() is None, p.stdout.read().decode()[-3000:]
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        with Store(db) as s:
+            before = {(t.episode_id, t.idx): t.reply for e in s.episodes("r1") for t in s.turns(e.episode_id)}
+        assert len(before) >= 2
+        r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    with Store(db) as s:
+        eps = s.episodes("r1")
+        assert sorted(e.task_key for e in eps) == ["relu", "scale_add"]  # each exactly once
+        assert all(e.status == "done" and e.correct for e in eps)
+        for e in eps:
+            idx = [t.idx for t in s.turns(e.episode_id)]
+            assert idx == list(range(len(idx))) and len(idx) == e.n_turns
+        after = {(t.episode_id, t.idx): t.reply for e in eps for t in s.turns(e.episode_id)}
+        assert all(after[k] == v for k, v in before.items())  # nothing committed was lost or rewritten
+        relu_turns = s.turns(next(e.episode_id for e in eps if e.task_key == "relu"))
+        assert [t.verdict["status"] for t in relu_turns] == ["compile_error", "incorrect", "correct", "correct"]
+        assert s.integrity_check() == "ok"
+
+
+def test_solve_and_generate_and_mine_cli(tmp_path, cache_dir):
+    env = {**os.environ, "KMOSAIC_CACHE_DIR": str(cache_dir)}
+    with FakeOpenAI({"relu": S.by_conversation}) as srv:
+        base = ["--model", "scripted-coder", "--base-url", srv.base_url, "--device", "cpu", "--backend", "cpp",
+                "--max-repair", "3", "--max-optimize", "1", "--no-compile-baseline"]
+        r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "solve", str(DATA / "tasks" / "relu.py"), *base,
+                            "--out", str(tmp_path / "sol")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "turn 0 implement" in r.stdout and "compile_error" in r.stdout and "guidance:" in r.stdout
+        traj = json.loads((tmp_path / "sol" / "trajectory.json").read_text())
+        assert traj["model"] == "scripted-coder" and traj["correct"] and len(traj["turns"]) == 4
+        for t in traj["turns"]:
+            assert {"stage", "prompt", "reply", "code", "verdict", "guidance_ids"} <= set(t)
+        assert (tmp_path / "sol" / "best.py").read_text() == traj["turns"][traj["best_turn"]]["code"]
+        db = tmp_path / "g.db"
+        r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "generate", "--tasks", str(DATA / "tasks" / "relu.py"),
+                            "--store", str(db), *base, "--workers", "1"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert '"correct": 1' in r.stdout
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "guidance", "mine", "--store", str(db), "--out", str(tmp_path / "p.json")],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "repair pairs" in r.stdout and json.loads((tmp_path / "p.json").read_text())["proposals"] is not None
+
+
+def test_cli_reports_an_unreachable_endpoint_without_traceback(tmp_path, cache_dir):
+    env = {**os.environ, "KMOSAIC_CACHE_DIR": str(cache_dir)}
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "solve", str(DATA / "tasks" / "relu.py"), "--model", "m",
+                        "--base-url", "http://127.0.0.1:9/v1", "--device", "cpu", "--retries", "0", "--out", str(tmp_path / "s")],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1
+    assert "cannot reach the endpoint" in r.stderr and "Traceback" not in r.stderr + r.stdout
