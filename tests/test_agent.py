@@ -13,7 +13,7 @@ import pytest
 
 import agent_scripts as S
 from conftest import DATA, ROOT
-from fake_openai import FakeOpenAI
+from kernelmosaic.agent.scripted_server import ScriptedServer as FakeOpenAI
 from kernelmosaic.agent import Episode, EpisodeConfig, OpenAIPolicy, ScriptedPolicy, extract_candidate, generate, render_feedback
 from kernelmosaic.data import Store
 from kernelmosaic.task import load_task

@@ -488,14 +488,67 @@ class Job:
             if not _same(cand_in, inputs):
                 self.rejections.append({"rule": "writes_inputs", "detail": f"trial {trial}: the candidate modified its input tensors"})
                 raise JobFailed("rejected", "rule", "the candidate wrote into its inputs")
+            self._check_not_input(out, ref_out, inputs, cand_in, trial)
             mm = compare(ref_out, out, tol, trial)
             if mm is not None:
                 mm["seed"] = seed
                 raise JobFailed("incorrect", "mismatch", f"trial {trial} (seed {seed}): {mm['reason']}", mismatch=mm)
             del inputs, cand_in, out, ref_out
         self.dynamic_rules(ref_mod, cand, seeds[0])
+        if self.req.get("shape_variants", True):
+            self.shape_variant(ref_mod, ref, cand, seeds[-1] ^ 0x9E3779B9, tol)
         self.phases["check"] = round(time.perf_counter() - t0, 4)
         return tol
+
+    def _check_not_input(self, out, ref_out, inputs, cand_in, trial: int) -> None:
+        """An output that is one of the inputs (the same memory, or the same bits) while the
+        reference's output is not: a no-op that passes only because the op is nearly identity."""
+        ins = [t for t in _flatten(inputs) if isinstance(t, torch.Tensor)]
+        cins = [t for t in _flatten(cand_in) if isinstance(t, torch.Tensor)]
+        for o, r in zip(_flatten(out), _flatten(ref_out)):
+            if not isinstance(o, torch.Tensor) or not isinstance(r, torch.Tensor) or o.numel() == 0:
+                continue
+            for i, ci in zip(ins, cins):
+                if i.shape != o.shape or i.dtype != o.dtype or torch.equal(r, i):
+                    continue
+                aliased = o.untyped_storage().data_ptr() == ci.untyped_storage().data_ptr()
+                if aliased or torch.equal(o, i):
+                    self.rejections.append({"rule": "returns_input", "detail": f"trial {trial}: the output {'is a view of' if aliased else 'equals'} an input, but the reference's output does not (a no-op passing on a nearly-identity op)"})
+                    raise JobFailed("rejected", "rule", "the candidate returned its input")
+
+    def shape_variant(self, ref_mod, ref, cand, seed: int, tol: dict) -> None:
+        """Run once more with the task's module-level shape constants halved.
+
+        A kernel with sizes baked in (n = 64 * 1000 in C) passes every trial at the task's
+        own shapes. Constants that get_init_inputs or Model use are left alone, since the
+        models were built with them; a task whose reference rejects the new shapes is
+        skipped (it does not allow them).
+        """
+        variant = _shape_variant_source(self.req["reference"])
+        if variant is None:
+            return
+        src, changed = variant
+        path = self.workdir / "reference_variant.py"
+        path.write_text(src)
+        try:
+            vmod = _exec_module(path, f"kmosaic_reference_variant_{os.getpid()}")
+            inputs, ref_out = self._reference_case(vmod, ref, seed)
+        except BaseException:  # noqa: BLE001 - the task does not allow other shapes
+            return
+        what = "shape variant (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")"
+        self.poison(ref_out)
+        try:
+            out = self.call_candidate(cand, _clone(inputs), what)
+        except JobFailed as f:
+            if f.status == "runtime_error" and not f.extra.get("fatal"):
+                raise JobFailed("incorrect", "shape_variant", f"{what}: {f.error['message']} — the kernel does not handle other valid shapes (hard-coded sizes?)", f.error.get("log", "")) from None
+            raise
+        mm = compare(ref_out, out, tol, len(self.req["seeds"]))
+        if mm is not None:
+            mm["seed"] = seed
+            mm["shape_variant"] = changed
+            raise JobFailed("incorrect", "shape_variant", f"{what}: {mm['reason']} — the kernel does not handle other valid shapes (hard-coded sizes?)", mismatch=mm)
+        self.notes.append(f"also correct on a {what}")
 
     def _check_output_types(self, out) -> None:
         for t in _flatten(out):
@@ -746,6 +799,53 @@ class Job:
             build_key=self.build_key(),
         )
         return result
+
+
+def _shape_variant_source(source: str) -> tuple[str, dict] | None:
+    """The reference source with its input-only int constants (>= 4) halved, or None."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    consts: dict[str, ast.Assign] = {}
+    protected: set[str] = set()
+    input_names: set[str] = set()
+    def int_value(e):
+        # literal ints and their + - * // combinations (N = 2048 * 2), nothing else
+        if isinstance(e, ast.Constant) and type(e.value) is int:
+            return e.value
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+            a, b = int_value(e.left), int_value(e.right)
+            if a is None or b is None or (isinstance(e.op, ast.FloorDiv) and b == 0):
+                return None
+            return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b, ast.FloorDiv: a // b if b else 0}[type(e.op)]
+        return None
+
+    values: dict[str, int] = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and int_value(node.value) is not None):
+            consts[node.targets[0].id] = node
+            values[node.targets[0].id] = int_value(node.value)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            if node.name == "get_inputs":
+                input_names |= names
+            else:
+                protected |= names
+        elif isinstance(node, ast.Assign):  # derived constants (dim2 = dim * 2) pin their inputs
+            protected |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    changed = {}
+    for name, node in consts.items():
+        v = values[name]
+        if name in input_names and name not in protected and v >= 4:
+            node.value = ast.Constant(v // 2)
+            changed[name] = v // 2
+    if not changed:
+        return None
+    return ast.unparse(tree), changed
 
 
 def _is_device_event(evt) -> bool:

@@ -113,6 +113,9 @@ _FRAME_ATTRS = {
     "__bases__", "__reduce__", "__reduce_ex__",
 }
 
+# Attributes that lead from the candidate to the harness, the reference or other modules' state.
+_FORBIDDEN_ATTRS = {"sys.modules", "sys.meta_path", "sys.path_hooks"}
+
 # Modules whose attributes a candidate may never rebind (timers, the framework, our launchers).
 _PROTECTED_ROOTS = ("torch", "time", "triton", "numpy", "kernelmosaic", "cupy", "sys", "os", "builtins")
 
@@ -204,7 +207,7 @@ class _Checker(ast.NodeVisitor):
             self.reject(rule, f"{_line(node)}: from {mod} import ...")
         for a in node.names:
             full = f"{mod}.{a.name}" if mod else a.name
-            r = self._module_rule(full) or _FORBIDDEN_CALLS.get(full)
+            r = self._module_rule(full) or _FORBIDDEN_CALLS.get(full) or ("introspection" if full in _FORBIDDEN_ATTRS else None)
             if r and not rule:
                 self.reject(r, f"{_line(node)}: from {mod} import {a.name}")
             self.aliases[a.asname or a.name] = full
@@ -298,6 +301,8 @@ class _Checker(ast.NodeVisitor):
         if node.attr in _FRAME_ATTRS:
             self.reject("introspection", f"{_line(node)}: access to .{node.attr}")
         q = self.qualname(node) or ""
+        if q in _FORBIDDEN_ATTRS:
+            self.reject("introspection", f"{_line(node)}: access to {q} (it reaches the harness and the reference)")
         for name, rule in _FORBIDDEN_MODULES.items():
             if rule == "torch_compile" and (q == name or q.startswith(name + ".")):
                 self.reject(rule, f"{_line(node)}: use of {q}")

@@ -1,7 +1,12 @@
-"""A local OpenAI-compatible HTTP server that serves scripted replies (tests only).
+"""A local OpenAI-compatible HTTP server that serves scripted replies.
 
-Real HTTP on 127.0.0.1, spoken to by the real ``openai`` client. Replies are chosen per
-task (read from the task prompt) in order, so concurrent episodes each get their own script.
+For tests and dry runs of the whole pipeline without a model: real HTTP on 127.0.0.1,
+spoken to by the real ``openai`` client. Replies are chosen per task (read from the task
+prompt), in order or by a function of the conversation, so concurrent episodes each get
+their own script. It can answer 429 first, to exercise client retries.
+
+    with ScriptedServer({"L1/19_ReLU": [broken, fixed]}) as srv:
+        kmosaic generate ... --base-url srv.base_url
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 _TASK = re.compile(r"Write a faster replacement for this PyTorch reference \(([^)]+)\)")
 
 
-class FakeOpenAI:
+class ScriptedServer:
     def __init__(self, scripts: dict, *, fail_first: int = 0, delay_s: float = 0.0, model: str = "scripted-coder"):
         self.scripts = scripts
         self.fail_first = fail_first
@@ -80,7 +85,7 @@ class FakeOpenAI:
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
-    def __enter__(self) -> "FakeOpenAI":
+    def __enter__(self) -> "ScriptedServer":
         self._thread.start()
         return self
 
