@@ -249,6 +249,19 @@ def _check_backend(device, backend):
     return device, backend
 
 
+def _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall,
+                 provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries):
+    """Validate the shared options of solve and generate; returns (device, backend, config, policy)."""
+    from .verify import POLICIES
+
+    if policy not in POLICIES:
+        _fail_usage(f"--policy must be one of {', '.join(POLICIES)}")
+    device, backend = _check_backend(device, backend)
+    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall)
+    pol = _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries)
+    return device, backend, cfg, pol
+
+
 def _turn_line(prefix: str, t) -> str:
     from rich.markup import escape
 
@@ -290,17 +303,15 @@ def solve(
 ) -> None:
     """One episode (implement, repair, optimize) with live progress."""
     from .agent import Episode, write_solution
-    from .verify import POLICIES, Verifier
+    from .verify import Verifier
 
-    if policy not in POLICIES:
-        _fail_usage(f"--policy must be one of {', '.join(POLICIES)}")
-    device, backend = _check_backend(device, backend)
     try:
         t = resolve_task_spec(task, kernelbench)
     except TaskError as e:
         _task_error(e, False)
-    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall)
-    pol = _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, 1, request_timeout, retries)
+    device, backend, cfg, pol = _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline,
+                                             max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
+                                             top_p, max_tokens, adapter, 1, request_timeout, retries)
     out.print(f"[bold]solve[/] {t.key} with {pol.name} (backend {backend}, device {device}, policy {policy})")
     with Verifier(device=device, workers=1) as v:
         ep = Episode(t, pol, v, cfg, on_turn=lambda turn: out.print(_turn_line("  ", turn), highlight=False))
@@ -344,17 +355,15 @@ def generate(
 
     from .agent import generate as run_generate
     from .data import Store, StoreError
-    from .verify import POLICIES, Verifier
+    from .verify import Verifier
 
-    if policy not in POLICIES:
-        _fail_usage(f"--policy must be one of {', '.join(POLICIES)}")
-    device, backend = _check_backend(device, backend)
     try:
         task_list = _load_task_set(tasks, kernelbench)
     except TaskError as e:
         _task_error(e, False)
-    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall)
-    pol = _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries)
+    device, backend, cfg, pol = _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline,
+                                             max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
+                                             top_p, max_tokens, adapter, concurrency, request_timeout, retries)
     try:
         store = Store(store_path)
     except StoreError as e:

@@ -103,6 +103,6 @@ def write_solution(out_dir: str | Path, task: Task, model: str, config: EpisodeC
 
 
 def _jsonable(o):
-    from ..data.schema import finite
+    from .._json import finite
 
     return json.loads(json.dumps(finite(o), default=str))

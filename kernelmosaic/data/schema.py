@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+from .._json import finite
 
 STAGES = ("implement", "repair", "optimize")
 EPISODE_STATUSES = ("running", "done", "failed")
@@ -40,17 +41,6 @@ def no_code_verdict(task: str, message: str, backend: str = "cuda", policy: str 
         "error": {"kind": "invalid_candidate", "message": message, "log": ""}, "mismatch": None,
         "rejections": [], "timing": None, "phases_s": {}, "env": {}, "notes": [],
     }
-
-
-def finite(o: Any) -> Any:
-    """JSON has no NaN/Infinity: such floats become the strings "nan"/"inf" (as in Verdict)."""
-    if isinstance(o, float) and not math.isfinite(o):
-        return str(o)
-    if isinstance(o, dict):
-        return {k: finite(v) for k, v in o.items()}
-    if isinstance(o, (list, tuple)):
-        return [finite(v) for v in o]
-    return o
 
 
 class _Record:

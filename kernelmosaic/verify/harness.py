@@ -24,6 +24,7 @@ import torch
 
 from . import launches
 from .logs import trim_log
+from .machine import cpu_name
 
 # torch ops that only allocate, view, copy or describe tensors: all that `strict` allows in forward.
 STRICT_ALLOWED_OPS = {
@@ -257,7 +258,7 @@ class Job:
             info["arch"] = f"{cap[0]}.{cap[1]}"
             info["driver"] = _driver_version()
         else:
-            info["cpu"] = _cpu_name()
+            info["cpu"] = cpu_name()
         return info
 
     def build_key(self) -> str:
@@ -899,16 +900,6 @@ def _llc_bytes() -> int:
         except (OSError, ValueError):
             continue
     return best or (32 << 20)
-
-
-def _cpu_name() -> str | None:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
 
 
 _driver: list = []

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from .._json import finite
 
 STATUSES = (
     "correct",
@@ -48,7 +49,7 @@ class Verdict:
         self.correct = self.status == "correct"
 
     def to_dict(self) -> dict[str, Any]:
-        return _finite(asdict(self))
+        return finite(asdict(self))
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False, default=_json_default)
@@ -57,17 +58,6 @@ class Verdict:
     def from_dict(cls, d: dict[str, Any]) -> "Verdict":
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in d.items() if k in known})
-
-
-def _finite(o: Any) -> Any:
-    """JSON has no NaN or Infinity: such measurements become the strings "nan" / "inf"."""
-    if isinstance(o, float) and not math.isfinite(o):
-        return str(o)
-    if isinstance(o, dict):
-        return {k: _finite(v) for k, v in o.items()}
-    if isinstance(o, (list, tuple)):
-        return [_finite(v) for v in o]
-    return o
 
 
 def _json_default(o: Any) -> Any:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..task import Task, TaskError
+from .machine import cpu_name
 from .policy import check_candidate
 from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, run_one_off
 from .verdict import BACKENDS, POLICIES, Verdict
@@ -284,13 +285,7 @@ class Verifier:
                 return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0].strip()
             except (OSError, IndexError, subprocess.TimeoutExpired):
                 return "cuda"
-        try:
-            for line in open("/proc/cpuinfo"):
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-        except OSError:
-            pass
-        return "cpu"
+        return cpu_name() or "cpu"
 
     def _baseline_key(self, req: VerifyRequest) -> str:
         if not hasattr(self, "_devname"):
