@@ -9,6 +9,7 @@ mistaken for anything. The dynamic rules (what actually ran) live in the worker.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from .csig import kernel_names_in_cuda
@@ -110,14 +111,39 @@ _FORBIDDEN_PREFIXES = {"os.spawn": "threads_or_processes", "os.exec": "threads_o
 _FRAME_ATTRS = {
     "f_back", "f_locals", "f_globals", "f_code", "f_builtins", "gi_frame", "cr_frame", "tb_frame",
     "tb_next", "__globals__", "__code__", "__closure__", "__subclasses__", "__builtins__", "__mro__",
-    "__bases__", "__reduce__", "__reduce_ex__",
+    "__bases__", "__reduce__", "__reduce_ex__", "__dict__", "__getattribute__", "__setattr__", "__delattr__",
+    "__torch_function__", "__torch_dispatch__", "__class__", "__self__", "__func__", "__wrapped__", "__loader__",
 }
 
 # Attributes that lead from the candidate to the harness, the reference or other modules' state.
 _FORBIDDEN_ATTRS = {"sys.modules", "sys.meta_path", "sys.path_hooks"}
 
+# Global hooks, modes and registries that would let a candidate watch or replace the
+# reference's computation (e.g. a global forward hook that records Model's outputs).
+_HOOK_MARKERS = (
+    "register_module_forward_hook", "register_module_forward_pre_hook", "register_module_full_backward_hook",
+    "register_module_backward_hook", "register_module_buffer_registration_hook",
+    "register_module_module_registration_hook", "register_module_parameter_registration_hook",
+    "_global_forward_hooks", "_global_forward_pre_hooks", "TorchFunctionMode", "TorchDispatchMode",
+    "torch._C", "torch.library", "torch.overrides", "torch.utils._python_dispatch", "torch._ops", "torch._dispatch",
+    "torch.fx", "torch._subclasses", "torch.autograd.graph",
+)
+
+# The public API of the launchers candidates use; anything else under kernelmosaic (the
+# harness, the launch records) is off limits.
+_KERNELMOSAIC_API = {
+    "kernelmosaic", "kernelmosaic.verify", "kernelmosaic.verify.nvrtc", "kernelmosaic.verify.cc",
+    "kernelmosaic.verify.nvrtc.compile", "kernelmosaic.verify.nvrtc.NvrtcCompileError",
+    "kernelmosaic.verify.cc.compile", "kernelmosaic.verify.cc.CcCompileError",
+}
+
+# Processes, threads and signals started from C / CUDA source strings.
+_C_FORBIDDEN = re.compile(r"\b(pthread_create|std::thread|std::async|fork|vfork|system|popen|execl|execlp|execle|execv|execvp|execve|posix_spawn|kill|raise|signal|sigaction)\s*\(")
+
 # Modules whose attributes a candidate may never rebind (timers, the framework, our launchers).
 _PROTECTED_ROOTS = ("torch", "time", "triton", "numpy", "kernelmosaic", "cupy", "sys", "os", "builtins")
+_MODULE_ROOTS = set(_PROTECTED_ROOTS) | {"math", "functools", "operator", "importlib", "inspect", "gc", "ctypes",
+                                          "threading", "subprocess", "signal", "io", "pickle", "socket", "tl", "np"}
 
 # torch functions that only allocate, view or describe tensors: allowed in forward under `strict`.
 STRICT_ALLOWED_TORCH = {
@@ -198,6 +224,7 @@ class _Checker(ast.NodeVisitor):
             else:
                 top = a.name.split(".")[0]
                 self.aliases[top] = top
+            self._check_qualname(a.name, node)
             self._note_mechanism(a.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
@@ -211,6 +238,7 @@ class _Checker(ast.NodeVisitor):
             if r and not rule:
                 self.reject(r, f"{_line(node)}: from {mod} import {a.name}")
             self.aliases[a.asname or a.name] = full
+            self._check_qualname(full, node)
             self._note_mechanism(full)
 
     def _note_mechanism(self, name: str) -> None:
@@ -277,6 +305,13 @@ class _Checker(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         for t in node.targets:
             self._check_target(t, node)
+        # a module bound to a plain name is the same module: follow it like an import alias
+        if isinstance(node.value, (ast.Name, ast.Attribute)):
+            q = self.qualname(node.value)
+            if q and q.split(".")[0] in _MODULE_ROOTS:
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        self.aliases[t.id] = q
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
@@ -297,12 +332,30 @@ class _Checker(ast.NodeVisitor):
             self.reject("hidden_state", f"{_line(node)}: `global` in ModelNew.{self.func_stack[0]} (state kept across calls)")
         self.generic_visit(node)
 
+    def _check_qualname(self, q: str, node: ast.AST) -> None:
+        if not q:
+            return
+        parts = q.split(".")
+        # a module reached through another one (torch.sys.modules, os.sys.exit, np.os._exit)
+        for i in range(len(parts)):
+            tail = ".".join(parts[i:])
+            if tail in _FORBIDDEN_ATTRS:
+                self.reject("introspection", f"{_line(node)}: access to {q} (it reaches the harness and the reference)")
+            rule = _FORBIDDEN_CALLS.get(tail) if i > 0 and "." in tail else None
+            if rule is None and i > 0:
+                rule = self._module_rule(tail) if tail.split(".")[0] in _MODULE_ROOTS else None
+            if rule:
+                self.reject(rule, f"{_line(node)}: {q}")
+        if any(m in q for m in _HOOK_MARKERS):
+            self.reject("hooks", f"{_line(node)}: {q} (global hooks, modes and op registries can watch or replace the reference)")
+        if q.startswith("kernelmosaic") and not any(q == a or q.startswith(a + ".") and a.count(".") >= 3 for a in _KERNELMOSAIC_API):
+            self.reject("introspection", f"{_line(node)}: {q} (candidates may use only nvrtc.compile and cc.compile from kernelmosaic)")
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr in _FRAME_ATTRS:
             self.reject("introspection", f"{_line(node)}: access to .{node.attr}")
         q = self.qualname(node) or ""
-        if q in _FORBIDDEN_ATTRS:
-            self.reject("introspection", f"{_line(node)}: access to {q} (it reaches the harness and the reference)")
+        self._check_qualname(q, node)
         for name, rule in _FORBIDDEN_MODULES.items():
             if rule == "torch_compile" and (q == name or q.startswith(name + ".")):
                 self.reject(rule, f"{_line(node)}: use of {q}")
@@ -316,6 +369,9 @@ class _Checker(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and len(node.value) > 20:
             self.string_constants.append(node.value)
+            for m in _C_FORBIDDEN.finditer(_strip_c_comments(node.value)):
+                rule = "exit_or_signal" if m.group(1) in ("kill", "raise", "signal", "sigaction") else "threads_or_processes"
+                self.reject(rule, f"{_line(node)}: {m.group(1)}() in kernel source")
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         # An f-string CUDA source still declares its kernels in its literal parts.
@@ -339,9 +395,13 @@ class _Checker(ast.NodeVisitor):
             tq = self.qualname(node.args[0]) or ""
             if tq.split(".")[0] in _PROTECTED_ROOTS:
                 self.reject("patching", f"{_line(node)}: {q}({tq}, ...)")
-        if q in ("getattr",) and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant):
+        if q in ("getattr", "hasattr") and len(node.args) >= 2:
             tq = self.qualname(node.args[0]) or ""
-            if tq.split(".")[0] in ("os", "sys", "torch", "builtins", "time"):
+            name = node.args[1]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                # getattr(mod, "name") is mod.name
+                self._check_qualname(f"{tq}.{name.value}" if tq else "", node)
+            elif tq.split(".")[0] in ("os", "sys", "torch", "builtins", "time", "kernelmosaic"):
                 self.reject("introspection", f"{_line(node)}: getattr({tq}, <computed name>)")
         if q.endswith("cpp_extension.load_inline") or q.endswith("cpp_extension.load"):
             kws = {k.arg for k in node.keywords}
@@ -365,6 +425,11 @@ class _Checker(ast.NodeVisitor):
             name = q.split(".", 1)[1]
             if name not in STRICT_ALLOWED_TORCH:
                 self.reject("torch_compute", f"{_line(node)}: {q}() computes with torch in forward (strict policy)")
+
+
+def _strip_c_comments(src: str) -> str:
+    src = re.sub(r"/\*.*?\*/", " ", src, flags=re.S)
+    return re.sub(r"//[^\n]*", " ", src)
 
 
 def check_candidate(source: str, backend: str, policy: str) -> StaticReport:

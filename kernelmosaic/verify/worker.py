@@ -43,6 +43,7 @@ def main() -> None:
         torch.zeros(1, device=device).add_(1)
         torch.cuda.synchronize(device)
     harness.warm_up(device)
+    harness.take_snapshot()
     info = {"torch": torch.__version__, "cuda": torch.version.cuda}
     if device.type == "cuda":
         cap = torch.cuda.get_device_capability(device)

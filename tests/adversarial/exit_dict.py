@@ -1,7 +1,7 @@
 """Cheat: os._exit reached through the module's __dict__ (`os.__dict__["_ex" + "it"](0)`):
 neither a dotted os._exit nor getattr(os, <computed>) appears. (Here it only ends the
-worker; the same trick with "kill" and os.getppid() would SIGKILL the orchestrator, so the
-static rule matters even though a dead worker already yields runtime_error.)
+worker; the same trick with "kill" and the parent's pid would SIGKILL the orchestrator, so
+the static rule matters even though a dead worker already yields runtime_error.)
 
 Exploits: static rules that match dotted names and getattr only.
 Expected: `exit_or_signal` or `introspection` (module __dict__ access) in both policies.
