@@ -14,10 +14,10 @@ from rich.table import Table
 
 from .task import TaskError, load_kernelbench, resolve_task_spec
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="KernelMosaic: verify, generate, train and benchmark CUDA kernels.")
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="KernelMosaic: verify CUDA kernels and generate repair trajectories with an LLM.")
 tasks_app = typer.Typer(no_args_is_help=True, help="Task sets: list and check KernelBench-format tasks.")
 app.add_typer(tasks_app, name="tasks")
-guidance_app = typer.Typer(no_args_is_help=True, help="The CUDA guidance knowledge base: list, show, mine.")
+guidance_app = typer.Typer(no_args_is_help=True, help="The CUDA guidance knowledge base: list, mine.")
 app.add_typer(guidance_app, name="guidance")
 
 out = Console(soft_wrap=True)
