@@ -404,6 +404,40 @@ def generate(
     out.print(json.dumps(summary, default=str), highlight=False)
 
 
+@app.command("export")
+def export_cmd(
+    store_path: Path = typer.Option(..., "--store", help="A store written by kmosaic generate."),
+    view: str = typer.Option(..., help="iterative (multi-turn chat up to the best turn) | direct (prompt -> final code) | steps (single repair/optimize steps)."),
+    out_dir: Path = typer.Option(..., "--out", help="Folder for train.parquet, validation.parquet and README.md (the dataset card)."),
+    run_id: Optional[list[str]] = typer.Option(None, "--run-id", help="Only these runs (repeatable)."),
+    verified_only: bool = typer.Option(True, "--verified-only/--all", help="Keep only episodes whose best kernel is verified correct."),
+    min_speedup: Optional[float] = typer.Option(None, help="Minimum best speedup over eager."),
+    max_turns: Optional[int] = typer.Option(None, help="At most this many turns up to the best one."),
+    stage: Optional[list[str]] = typer.Option(None, "--stage", help="steps view: only these stages (repair, optimize)."),
+    val_fraction: float = typer.Option(0.1, help="Share of tasks in the validation split (split by task)."),
+    kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="Drop examples whose task matches a KernelBench problem."),
+) -> None:
+    """Export trajectories as parquet (train/validation split by task) with a dataset card."""
+    from .data import StoreError
+    from .data.export import export
+
+    try:
+        res = export(store_path, view, out_dir, run_ids=run_id or None, verified_only=verified_only, min_speedup=min_speedup,
+                     max_turns=max_turns, stages=stage or None, val_fraction=val_fraction, kernelbench_dir=kernelbench)
+    except (ValueError, StoreError) as e:
+        _fail_usage(str(e))
+    except ImportError as e:
+        _fail_usage(f"export needs pyarrow and datasets: pip install 'kernelmosaic[data]' ({e})")
+    table = Table("split", "rows", "tasks", title=f"{view} view -> {out_dir}")
+    for split, n in res.counts.items():
+        table.add_row(split, str(n), str(len(res.split_tasks.get(split, []))))
+    out.print(table)
+    for d in res.dropped:
+        out.print(f"[yellow]dropped[/] {d.get('task')}: matches {d.get('kernelbench_file')} ({d.get('match')}, score {d.get('score', 0):.2f})", highlight=False)
+    if res.n_filtered:
+        out.print("[dim]filtered: " + ", ".join(f"{k} {v}" for k, v in res.n_filtered.items()) + "[/]")
+
+
 @guidance_app.command("list")
 def guidance_list(category: Optional[str] = typer.Option(None, help="Only this category.")) -> None:
     """The entries of the knowledge base."""

@@ -220,3 +220,28 @@ def test_cli_reports_an_unreachable_endpoint_without_traceback(tmp_path, cache_d
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 1
     assert "cannot reach the endpoint" in r.stderr and "Traceback" not in r.stderr + r.stdout
+
+
+def test_export_cli_on_a_generated_store(cpu_verifier, tmp_path):
+    """generate -> kmosaic export: the three views load with `datasets`."""
+    pytest.importorskip("datasets")
+    import datasets
+
+    with FakeOpenAI({"relu": S.by_conversation, "scale_add": [f"```python\n{(DATA / 'cpu' / 'scale_add_cc_ok.py').read_text()}```"]}) as srv, \
+            Store(tmp_path / "run.db") as store:
+        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url)
+        cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
+        generate([relu(), load_task(DATA / "tasks" / "scale_add.py")], policy, cpu_verifier, store, cfg)
+    for view in ("iterative", "direct", "steps"):
+        out = tmp_path / view
+        r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "export", "--store", str(tmp_path / "run.db"), "--view", view,
+                            "--out", str(out), "--val-fraction", "0.5"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        files = {s: str(out / f"{s}.parquet") for s in ("train", "validation") if (out / f"{s}.parquet").exists()}
+        ds = datasets.load_dataset("parquet", data_files=files)
+        rows = sum(len(ds[s]) for s in ds)
+        assert rows >= 1 and "messages" in ds[next(iter(ds))].column_names
+        assert (out / "README.md").exists()
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "export", "--store", str(tmp_path / "run.db"), "--view", "nope",
+                        "--out", str(tmp_path / "x")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr

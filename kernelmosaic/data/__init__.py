@@ -14,6 +14,9 @@ from .schema import (
     no_code_verdict,
 )
 from .store import SCHEMA_VERSION, Store, StoreError
+# the function is exported as export_dataset: a package attribute named "export" would
+# shadow the submodule kernelmosaic.data.export (mock.patch paths, import ... as)
+from .export import VIEWS, ExportResult, export_dataset, find_contamination, normalize_source, split_tasks
 
 __all__ = [
     "EPISODE_STATUSES",
@@ -21,10 +24,16 @@ __all__ = [
     "SCHEMA_VERSION",
     "STAGES",
     "EpisodeRecord",
+    "ExportResult",
     "RunRecord",
     "Store",
     "StoreError",
     "TurnRecord",
+    "VIEWS",
     "episode_key",
+    "export_dataset",
+    "find_contamination",
     "no_code_verdict",
+    "normalize_source",
+    "split_tasks",
 ]

@@ -1,0 +1,38 @@
+"""KernelBench evaluation: metrics over recorded runs and the Markdown/HTML report.
+
+    from kernelmosaic.bench import compute_metrics, write_report
+"""
+
+from .metrics import (
+    FAST_PS,
+    PASS_KS,
+    LevelMetrics,
+    RunMetrics,
+    TaskRow,
+    compute_metrics,
+    fast_p,
+    geomean,
+    pass_at_k,
+)
+from .published import PUBLISHED, PUBLISHED_LABEL, published
+from .report import ScreenshotError, find_chromium, screenshot, task_category, write_report
+
+__all__ = [
+    "FAST_PS",
+    "PASS_KS",
+    "PUBLISHED",
+    "PUBLISHED_LABEL",
+    "LevelMetrics",
+    "RunMetrics",
+    "ScreenshotError",
+    "TaskRow",
+    "compute_metrics",
+    "fast_p",
+    "find_chromium",
+    "geomean",
+    "pass_at_k",
+    "published",
+    "screenshot",
+    "task_category",
+    "write_report",
+]

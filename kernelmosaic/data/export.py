@@ -1,0 +1,641 @@
+"""Export a trajectory store as a Hugging Face dataset (Parquet + dataset card).
+
+    from kernelmosaic.data import export
+    res = export("runs/store.db", "iterative", "out/ds", kernelbench_dir="shared/kernelbench")
+
+Views, all built from the same records:
+
+* ``iterative`` - one row per episode: the best turn's recorded context (``turn.messages``:
+  system, task prompt, any summary, the last k turns with their feedback, the prompt) plus
+  that turn's reply, so training sees exactly what the model saw and said at inference.
+* ``direct`` - one row per episode: system, task prompt, the final code in a python block.
+* ``steps`` - one row per useful consecutive turn pair (i, i+1): ``repair`` (turn i not
+  correct, turn i+1 correct, or compile_error -> a later failure) and ``optimize`` (turn i+1
+  is an optimize turn, correct and measurably faster than the best kernel before it).
+
+Rows are split into train/validation by a seeded hash of the task key, so a task never
+appears in both splits. With ``kernelbench_dir`` every task whose source matches a
+KernelBench problem (exactly after normalization, or SequenceMatcher ratio >= 0.9) is dropped.
+
+pyarrow is imported lazily, so ``kernelmosaic.data`` does not need it.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import hashlib
+import io
+import json
+import math
+import re
+import time
+import tokenize
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .schema import STAGES, TurnRecord
+from .store import Store
+
+VIEWS = ("iterative", "direct", "steps")
+SPLITS = ("train", "validation")
+SIMILARITY_THRESHOLD = 0.9
+PROJECT_LICENSE = "Apache-2.0"  # pyproject.toml [project] license
+KERNELBENCH_LICENSE = "MIT"
+
+_EPISODE_COLUMNS = [
+    ("messages", "list of {role, content}", "the chat to train on; the last message is the assistant's"),
+    ("task", "string", "task key (the split is by task)"),
+    ("episode_id", "string", "episode id in the source store"),
+    ("run_id", "string", "run id in the source store"),
+    ("model", "string", "the model that generated the trajectory (runs.model)"),
+    ("n_turns", "int64", "turns up to and including the best turn"),
+    ("episode_turns", "int64", "all turns the episode recorded"),
+    ("best_turn", "int64", "index of the best turn (the last turn when unverified episodes are kept)"),
+    ("status", "string", "verdict status of the best turn"),
+    ("speedup_eager", "float64 (nullable)", "best turn's speedup over PyTorch eager"),
+    ("speedup_compile", "float64 (nullable)", "best turn's speedup over torch.compile"),
+    ("backend", "string (nullable)", "verifier backend (cuda, triton, ...)"),
+    ("final_code", "string (nullable)", "the best turn's extracted code"),
+]
+_STEP_COLUMNS = [
+    ("messages", "list of {role, content}", "turn i+1's recorded context plus its reply"),
+    ("kind", "string", "repair | optimize"),
+    ("task", "string", "task key (the split is by task)"),
+    ("episode_id", "string", "episode id in the source store"),
+    ("run_id", "string", "run id in the source store"),
+    ("model", "string", "the model that generated the trajectory (runs.model)"),
+    ("turn", "int64", "index of the after-turn (i+1)"),
+    ("stage", "string", "stage of the after-turn"),
+    ("before_status", "string", "verdict status of turn i"),
+    ("after_status", "string", "verdict status of turn i+1"),
+    ("speedup_eager", "float64 (nullable)", "after-turn's speedup over PyTorch eager"),
+]
+
+
+@dataclass
+class ExportResult:
+    view: str
+    paths: dict[str, Path]  # train, validation, card; an empty split has no file and no entry
+    counts: dict[str, int]  # rows per split
+    split_tasks: dict[str, list[str]]  # task keys per split (disjoint)
+    dropped: list[dict[str, Any]]  # decontaminated tasks: task, kernelbench_file, score, match
+    n_episodes_seen: int
+    n_filtered: dict[str, int]  # reason -> count (see export())
+    unchecked_tasks: list[str] = field(default_factory=list)  # no source in the store: not decontaminated
+    kinds: dict[str, int] = field(default_factory=dict)  # steps view: rows per kind
+
+    @property
+    def n_rows(self) -> int:
+        return sum(self.counts.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["paths"] = {k: str(v) for k, v in self.paths.items()}
+        return d
+
+
+# -- reading the store ---------------------------------------------------------------------------
+@dataclass
+class _Ep:
+    episode_id: str
+    run_id: str
+    task: str
+    sample: int
+    status: str
+    best_turn: int | None
+    turns: list[TurnRecord]
+    model: str
+
+
+def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict], list[_Ep], dict[str, str | None]]:
+    with Store(path) as store:
+        with store._read() as conn:  # one consistent snapshot of runs, episodes, turns and tasks
+            runs = {r["run_id"]: dict(r) for r in conn.execute("SELECT run_id, model, task_set FROM runs")}
+            if run_ids is not None:
+                unknown = [r for r in run_ids if r not in runs]
+                if unknown:
+                    raise ValueError(f"{path}: unknown run id(s) {unknown}; the store has {sorted(runs)}")
+                runs = {r: runs[r] for r in run_ids}
+            rows = conn.execute("SELECT episode_id, run_id, task_key, sample, status, best_turn FROM episodes "
+                                "ORDER BY task_key, run_id, sample").fetchall()
+            eps = [_Ep(r["episode_id"], r["run_id"], r["task_key"], r["sample"], r["status"], r["best_turn"],
+                       Store._turns(conn, r["episode_id"]), runs[r["run_id"]]["model"])
+                   for r in rows if r["run_id"] in runs]
+            sources = {r["task_key"]: r["source"] for r in conn.execute("SELECT task_key, source FROM tasks")}
+    return runs, eps, {e.task: sources.get(e.task) for e in eps}
+
+
+# -- verdict helpers -----------------------------------------------------------------------------------
+def _num(x: Any) -> float | None:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return None
+    return float(x)
+
+
+def _timing(t: TurnRecord) -> dict:
+    return (t.verdict or {}).get("timing") or {}
+
+
+def _correct(t: TurnRecord) -> bool:
+    return t.status == "correct"
+
+
+def _faster(a: TurnRecord, b: TurnRecord) -> bool:
+    """Is ``a`` measurably faster than ``b``? Both need a measured candidate time."""
+    ma, mb = _num(_timing(a).get("candidate_ms")), _num(_timing(b).get("candidate_ms"))
+    if ma is not None and mb is not None:
+        return ma < mb
+    sa, sb = _num(_timing(a).get("speedup_eager")), _num(_timing(b).get("speedup_eager"))
+    return sa is not None and sb is not None and sa > sb
+
+
+def _best_turn(ep: _Ep) -> int | None:
+    """The recorded best turn when it is a correct turn; otherwise the fastest correct one
+    (the episode's own rule: earliest among equals; an unmeasured best is replaced by a measured one)."""
+    if ep.best_turn is not None and 0 <= ep.best_turn < len(ep.turns) and _correct(ep.turns[ep.best_turn]):
+        return ep.best_turn
+    best = None
+    for i, t in enumerate(ep.turns):
+        if not _correct(t):
+            continue
+        if best is None:
+            best = i
+        elif _num(_timing(ep.turns[best]).get("candidate_ms")) is None:
+            if _num(_timing(t).get("candidate_ms")) is not None:
+                best = i
+        elif _faster(t, ep.turns[best]):
+            best = i
+    return best
+
+
+def _msgs(messages: Iterable[dict]) -> list[dict[str, str]]:
+    return [{"role": str(m.get("role", "")), "content": "" if m.get("content") is None else str(m["content"])}
+            for m in messages]
+
+
+def _code_block(code: str) -> str:
+    return f"```python\n{code.rstrip()}\n```"
+
+
+# -- decontamination -----------------------------------------------------------------------------------
+def normalize_source(src: str) -> str:
+    """Canonical form for matching: comments, docstrings and formatting removed (``ast.unparse``);
+    for source that does not parse, comments stripped and whitespace collapsed."""
+    try:
+        tree = ast.parse(src)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                body = node.body
+                if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
+                        and isinstance(body[0].value.value, str):
+                    node.body = body[1:] or [ast.Pass()]
+        return ast.unparse(tree).strip()
+    except (SyntaxError, ValueError, RecursionError):
+        pass
+    try:
+        toks = [t for t in tokenize.generate_tokens(io.StringIO(src).readline) if t.type != tokenize.COMMENT]
+        text = tokenize.untokenize(toks)
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        text = re.sub(r"#[^\n]*", "", src)
+    lines = (" ".join(line.split()) for line in text.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def _load_kernelbench(kb_dir: Path) -> list[tuple[str, str]]:
+    if not kb_dir.is_dir():
+        raise ValueError(f"kernelbench_dir {kb_dir} is not a directory")
+    files = sorted(p for p in kb_dir.rglob("*.py") if not any(part.startswith((".", "_")) for part in p.relative_to(kb_dir).parts))
+    if not files:
+        raise ValueError(f"kernelbench_dir {kb_dir} holds no .py problem files (expected level1/, level2/, ...)")
+    return [(p.relative_to(kb_dir).as_posix(), normalize_source(p.read_text(errors="replace"))) for p in files]
+
+
+def find_contamination(sources: dict[str, str], kb: list[tuple[str, str]],
+                       threshold: float = SIMILARITY_THRESHOLD) -> list[dict[str, Any]]:
+    """Tasks whose source matches a KernelBench problem: [{task, kernelbench_file, score, match}]."""
+    exact: dict[str, str] = {}
+    for name, norm in kb:
+        exact.setdefault(norm, name)
+    out = []
+    for task in sorted(sources):
+        a = normalize_source(sources[task])
+        if a in exact:
+            out.append({"task": task, "kernelbench_file": exact[a], "score": 1.0, "match": "exact"})
+            continue
+        best_name, best = None, 0.0
+        for name, b in kb:
+            la, lb = len(a), len(b)
+            if la + lb == 0 or 2 * min(la, lb) / (la + lb) < max(threshold, best):
+                continue  # ratio can not reach the threshold (or beat the best so far)
+            sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+            if sm.real_quick_ratio() < threshold or sm.quick_ratio() < threshold:
+                continue
+            r = sm.ratio()
+            if r > best:
+                best_name, best = name, r
+        if best_name is not None and best >= threshold:
+            out.append({"task": task, "kernelbench_file": best_name, "score": round(best, 4), "match": "similar"})
+    return out
+
+
+# -- the split -------------------------------------------------------------------------------------------
+def _unit(task: str, seed: int) -> float:
+    h = hashlib.sha256(f"{int(seed)}\x00{task}".encode()).digest()
+    return int.from_bytes(h[:8], "big") / 2.0**64
+
+
+def split_tasks(tasks: Iterable[str], val_fraction: float, seed: int = 0) -> dict[str, str]:
+    """task -> "train" | "validation", by a seeded hash of the task key. With two or more
+    tasks and 0 < val_fraction < 1 neither split is left empty (the task nearest the cut moves)."""
+    tasks = sorted(set(tasks))
+    u = {t: _unit(t, seed) for t in tasks}
+    out = {t: "validation" if u[t] < val_fraction else "train" for t in tasks}
+    if len(tasks) >= 2 and 0 < val_fraction < 1:
+        if "validation" not in out.values():
+            out[min(tasks, key=lambda t: u[t])] = "validation"
+        if "train" not in out.values():
+            out[max(tasks, key=lambda t: u[t])] = "train"
+    return out
+
+
+# -- rows --------------------------------------------------------------------------------------------------
+def _episode_row(view: str, ep: _Ep, b: int) -> dict[str, Any] | None:
+    best = ep.turns[b]
+    if view == "iterative":
+        messages = _msgs(best.messages) + [{"role": "assistant", "content": best.reply}]
+    else:
+        if not best.code:
+            return None
+        messages = _msgs(ep.turns[0].messages[:2]) + [{"role": "assistant", "content": _code_block(best.code)}]
+    tm = _timing(best)
+    return {
+        "messages": messages, "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model,
+        "n_turns": b + 1, "episode_turns": len(ep.turns), "best_turn": b, "status": best.status or "",
+        "speedup_eager": _num(tm.get("speedup_eager")), "speedup_compile": _num(tm.get("speedup_compile")),
+        "backend": (best.verdict or {}).get("backend"), "final_code": best.code,
+    }
+
+
+def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered: Counter) -> list[dict[str, Any]]:
+    rows = []
+    best = None  # index of the best correct turn among turns[:i+1]
+    for i in range(len(ep.turns) - 1):
+        a, b = ep.turns[i], ep.turns[i + 1]
+        if _correct(a) and (best is None or _faster(a, ep.turns[best])):
+            best = i
+        kind = None
+        if b.stage == "optimize" and _correct(b) and best is not None and _faster(b, ep.turns[best]):
+            kind = "optimize"
+        elif not _correct(a) and (_correct(b) or (a.status == "compile_error" and b.status in
+                                                  ("runtime_error", "incorrect", "timeout"))):
+            kind = "repair"
+        if kind is None:
+            continue
+        if verified_only and not _correct(b):
+            n_filtered["steps_after_not_correct"] += 1
+            continue
+        if stages is not None and b.stage not in stages:
+            n_filtered["steps_stage"] += 1
+            continue
+        rows.append({
+            "messages": _msgs(b.messages) + [{"role": "assistant", "content": b.reply}], "kind": kind,
+            "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model, "turn": b.idx,
+            "stage": b.stage, "before_status": a.status or "", "after_status": b.status or "",
+            "speedup_eager": _num(_timing(b).get("speedup_eager")),
+        })
+    return rows
+
+
+def _arrow_schema(view: str):
+    import pyarrow as pa
+
+    msg = pa.list_(pa.struct([("role", pa.string()), ("content", pa.string())]))
+    if view == "steps":
+        return pa.schema([("messages", msg), ("kind", pa.string()), ("task", pa.string()), ("episode_id", pa.string()),
+                          ("run_id", pa.string()), ("model", pa.string()), ("turn", pa.int64()), ("stage", pa.string()),
+                          ("before_status", pa.string()), ("after_status", pa.string()),
+                          ("speedup_eager", pa.float64())])
+    return pa.schema([("messages", msg), ("task", pa.string()), ("episode_id", pa.string()), ("run_id", pa.string()),
+                      ("model", pa.string()), ("n_turns", pa.int64()), ("episode_turns", pa.int64()),
+                      ("best_turn", pa.int64()), ("status", pa.string()), ("speedup_eager", pa.float64()),
+                      ("speedup_compile", pa.float64()), ("backend", pa.string()), ("final_code", pa.string())])
+
+
+def _write_parquet(rows: list[dict], view: str, path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = _arrow_schema(view)
+    tmp = path.with_name(path.name + ".tmp")
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), tmp)
+    tmp.replace(path)
+
+
+# -- the export ---------------------------------------------------------------------------------------------
+_FILTER_TEXT = {
+    "unfinished": "episode still running (unfinished)",
+    "no_turns": "episode with no turns",
+    "not_verified": "verified_only: no correct turn",
+    "no_code": "direct view: final turn has no code",
+    "min_speedup": "min_speedup: best speedup_eager below the minimum (or unmeasured)",
+    "max_turns": "max_turns: more turns up to the best turn",
+    "decontaminated": "decontamination: task matches a KernelBench problem",
+    "no_pairs": "steps view: episode has no repair/optimize pair",
+    "steps_after_not_correct": "steps, verified_only: after-turn not correct (pairs)",
+    "steps_stage": "steps, stages: after-turn stage not kept (pairs)",
+}
+
+
+def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = None, verified_only: bool = True,
+           min_speedup: float | None = None, max_turns: int | None = None, stages: Iterable[str] | None = None,
+           val_fraction: float = 0.1, seed: int = 0, kernelbench_dir=None,
+           card_info: dict[str, Any] | None = None) -> ExportResult:
+    """Writes ``out_dir/{train,validation}.parquet`` and ``out_dir/README.md`` (dataset card).
+
+    A split left empty (``val_fraction=0``, or a single task) gets no file, since ``datasets``
+    can not load an empty split; ``result.paths`` then lacks it and the card says so.
+
+    Episodes still running are skipped. Filters, in order: ``verified_only`` (iterative/direct:
+    the episode's best turn is correct; steps: pairs whose after-turn is correct - when False,
+    an episode with no correct turn uses its last turn), ``min_speedup`` (episode's best
+    speedup_eager >= x), ``max_turns`` (turns up to the best turn <= N, or all turns when there
+    is no correct turn), decontamination against ``kernelbench_dir``, and for steps ``stages``
+    (after-turn stage). ``n_filtered`` counts episodes per reason, except the ``steps_*`` keys,
+    which count turn pairs. ``card_info`` overrides card fields: pretty_name, license,
+    description, tags (list), citation.
+
+    Raises ValueError for an unknown view, a missing store, unknown run ids or stages, bad
+    options, and an export that filtering left empty.
+    """
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
+    store_path = Path(store_path)
+    if not store_path.is_file():
+        raise ValueError(f"store {store_path} does not exist" if not store_path.exists()
+                         else f"store {store_path} is not a file")
+    if not 0 <= val_fraction < 1:
+        raise ValueError(f"val_fraction must be in [0, 1), not {val_fraction}")
+    if max_turns is not None and max_turns < 1:
+        raise ValueError(f"max_turns must be >= 1, not {max_turns}")
+    stage_set = None
+    if stages is not None:
+        stage_set = set([stages] if isinstance(stages, str) else stages)
+        bad = stage_set - set(STAGES)
+        if bad:
+            raise ValueError(f"unknown stage(s) {sorted(bad)}; stages are {', '.join(STAGES)}")
+        if view != "steps":
+            raise ValueError(f"stages filters the steps view only, not {view!r}")
+    run_ids = None if run_ids is None else ([run_ids] if isinstance(run_ids, str) else list(run_ids))
+
+    runs, eps, sources = _read_store(store_path, run_ids)
+    n_filtered: Counter = Counter()
+
+    # episode-level filters
+    kept: list[tuple[_Ep, int | None]] = []
+    for ep in eps:
+        if ep.status == "running":
+            n_filtered["unfinished"] += 1
+            continue
+        if not ep.turns:
+            n_filtered["no_turns"] += 1
+            continue
+        b = _best_turn(ep)
+        if b is None and verified_only and view != "steps":
+            n_filtered["not_verified"] += 1
+            continue
+        if min_speedup is not None:
+            s = _num(_timing(ep.turns[b]).get("speedup_eager")) if b is not None else None
+            if s is None or s < min_speedup:
+                n_filtered["min_speedup"] += 1
+                continue
+        if max_turns is not None and (b + 1 if b is not None else len(ep.turns)) > max_turns:
+            n_filtered["max_turns"] += 1
+            continue
+        kept.append((ep, b))
+
+    # decontamination
+    dropped: list[dict[str, Any]] = []
+    unchecked: list[str] = []
+    if kernelbench_dir is not None:
+        kb = _load_kernelbench(Path(kernelbench_dir))
+        tasks = sorted({ep.task for ep, _ in kept})
+        unchecked = [t for t in tasks if not sources.get(t)]
+        dropped = find_contamination({t: sources[t] for t in tasks if sources.get(t)}, kb)
+        bad_tasks = {d["task"] for d in dropped}
+        for d in dropped:
+            d["episodes"] = sum(ep.task == d["task"] for ep, _ in kept)
+        n_filtered["decontaminated"] += sum(ep.task in bad_tasks for ep, _ in kept)
+        kept = [(ep, b) for ep, b in kept if ep.task not in bad_tasks]
+
+    # rows
+    rows: list[dict[str, Any]] = []
+    used: list[tuple[_Ep, int]] = []  # (episode, last turn used) for the card's statistics
+    for ep, b in kept:
+        if view == "steps":
+            r = _step_rows(ep, verified_only, stage_set, n_filtered)
+            if not r:
+                n_filtered["no_pairs"] += 1
+                continue
+            rows += r
+            used.append((ep, max(x["turn"] for x in r)))
+        else:
+            bi = b if b is not None else len(ep.turns) - 1
+            row = _episode_row(view, ep, bi)
+            if row is None:
+                n_filtered["no_code"] += 1
+                continue
+            rows.append(row)
+            used.append((ep, bi))
+
+    n_filtered = {k: v for k, v in n_filtered.items() if v}
+    if not rows:
+        why = "; ".join(f"{_FILTER_TEXT.get(k, k)}: {v}" for k, v in n_filtered.items()) or "nothing was filtered"
+        raise ValueError(f"export of view {view!r} is empty: {len(eps)} episode(s) seen in {store_path}"
+                         f"{'' if run_ids is None else f' (runs {run_ids})'}; removed by - {why}")
+
+    # split by task
+    assign = split_tasks((r["task"] for r in rows), val_fraction, seed)
+    split_rows = {s: [r for r in rows if assign[r["task"]] == s] for s in SPLITS}
+    split_task_lists = {s: sorted({r["task"] for r in split_rows[s]}) for s in SPLITS}
+    if set(split_task_lists["train"]) & set(split_task_lists["validation"]):
+        raise AssertionError("a task landed in both splits")
+    for s in SPLITS:
+        split_rows[s].sort(key=lambda r: (r["task"], r["run_id"], r["episode_id"], r.get("turn", 0)))
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # datasets can not load an empty split (not even a 0-row file with the schema), so an
+    # empty split (val_fraction=0, or a single task) is not written, and a stale file goes
+    paths = {}
+    for s in SPLITS:
+        p = out_dir / f"{s}.parquet"
+        if split_rows[s]:
+            _write_parquet(split_rows[s], view, p)
+            paths[s] = p
+        elif p.exists():
+            p.unlink()
+    paths["card"] = out_dir / "README.md"
+
+    result = ExportResult(
+        view=view, paths=paths, counts={s: len(split_rows[s]) for s in SPLITS}, split_tasks=split_task_lists,
+        dropped=dropped, n_episodes_seen=len(eps), n_filtered=n_filtered, unchecked_tasks=unchecked,
+        kinds=dict(sorted(Counter(r["kind"] for r in rows).items())) if view == "steps" else {},
+    )
+    settings = {
+        "view": view, "store": store_path.name, "run_ids": run_ids, "verified_only": verified_only,
+        "min_speedup": min_speedup, "max_turns": max_turns, "stages": sorted(stage_set) if stage_set else None,
+        "val_fraction": val_fraction, "seed": seed,
+        "kernelbench_dir": None if kernelbench_dir is None else Path(kernelbench_dir).name,
+        "similarity_threshold": SIMILARITY_THRESHOLD if kernelbench_dir is not None else None,
+    }
+    card = _card(result, split_rows, used, runs, settings, dict(card_info or {}))
+    tmp = paths["card"].with_name("README.md.tmp")
+    tmp.write_text(card)
+    tmp.replace(paths["card"])
+    return result
+
+
+export_dataset = export  # the name kernelmosaic.data exports (see its __init__)
+
+
+# -- the dataset card -----------------------------------------------------------------------------------------
+def _table(header: list[str], rows: list[list[Any]]) -> str:
+    def cell(x: Any) -> str:
+        return str(x).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(x) for x in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _yaml_str(s: str) -> str:
+    return json.dumps(s)  # a JSON string is a valid YAML scalar
+
+
+def _card(res: ExportResult, split_rows: dict[str, list[dict]], used: list[tuple[_Ep, int]],
+          runs: dict[str, dict], settings: dict[str, Any], info: dict[str, Any]) -> str:
+    view = res.view
+    license_id = info.get("license", PROJECT_LICENSE.lower())
+    tags = list(info.get("tags") or ["code", "cuda", "gpu-kernels", "kernelmosaic", f"{view}"])
+    pretty = info.get("pretty_name", f"KernelMosaic {view} trajectories")
+
+    # statistics over the turns the rows draw on
+    envs: dict[tuple, int] = Counter()
+    stage_status: Counter = Counter()
+    for ep, last in used:
+        for t in ep.turns[: last + 1]:
+            stage_status[(t.stage, t.status or "?")] += 1
+            env = (t.verdict or {}).get("env") or {}
+            if env:
+                envs[(env.get("gpu") or env.get("cpu") or "?", env.get("torch") or "?", env.get("cuda") or "?")] += 1
+    used_runs = sorted({ep.run_id for ep, _ in used})
+    models = Counter(runs[r]["model"] for r in used_runs)
+    task_sets = Counter(runs[r]["task_set"] or "(unnamed)" for r in used_runs)
+
+    fm = ["---", f"license: {license_id}", f"pretty_name: {_yaml_str(pretty)}", "task_categories:", "- text-generation",
+          "language:", "- en", "tags:"] + [f"- {_yaml_str(t)}" for t in tags] + [
+          "size_categories:", f"- {_size_category(res.n_rows)}",
+          "configs:", "- config_name: default", "  data_files:"]
+    for s in SPLITS:
+        if s in res.paths:
+            fm += [f"  - split: {s}", f"    path: {s}.parquet"]
+    fm += ["---", ""]
+    out = fm + [f"# {pretty}", ""]
+    out += [info.get("description") or (
+        "Trajectories of a language model writing and repairing GPU kernels for PyTorch reference programs, "
+        "recorded by KernelMosaic: every candidate was compiled and checked against the reference by the "
+        "KernelMosaic verifier, and correct ones were timed against PyTorch eager (and torch.compile where the "
+        "run enabled it)."), ""]
+    out += ["## View", "", {
+        "iterative": "`iterative`: one row per episode. `messages` is the recorded context of the episode's best turn "
+                     "(system prompt, task prompt, a summary of older turns if any, the most recent turns with the "
+                     "verifier's feedback, and the prompt of that turn), followed by that turn's reply as the final "
+                     "assistant message: what the model saw and said.",
+        "direct": "`direct`: one row per episode. `messages` is the system prompt, the task prompt and, as the "
+                  "assistant message, the episode's final code in a python block.",
+        "steps": "`steps`: one row per consecutive turn pair (i, i+1). `repair`: turn i was not correct and turn "
+                 "i+1 was correct (or got from compile_error to a later failure); `optimize`: turn i+1 was an "
+                 "optimize turn, correct and measurably faster than the best kernel before it. `messages` is turn "
+                 "i+1's recorded context plus its reply.",
+    }[view], ""]
+    cols = _STEP_COLUMNS if view == "steps" else _EPISODE_COLUMNS
+    out += ["## Columns", "", _table(["column", "type", "description"], [list(c) for c in cols]), ""]
+
+    out += ["## Splits", "",
+            "Train and validation are split by task (a seeded hash of the task key), so no task appears in both.", ""]
+    srows = []
+    for s in SPLITS:
+        r = split_rows[s]
+        srows.append([s, len(r), len({x["task"] for x in r}), len({x["episode_id"] for x in r})])
+    out += [_table(["split", "rows", "tasks", "episodes"], srows), ""]
+    empty = [s for s in SPLITS if s not in res.paths]
+    if empty:
+        out += [f"Empty split(s), not written: {', '.join(empty)} (val_fraction={settings['val_fraction']}, "
+                f"{len({x['task'] for s in SPLITS for x in split_rows[s]})} task(s)).", ""]
+    key = "kind" if view == "steps" else "status"
+    values = sorted({x[key] for s in SPLITS for x in split_rows[s]})
+    out += [f"Rows per split and {'kind' if view == 'steps' else 'best-turn status'}:", "",
+            _table(["split"] + values, [[s] + [sum(x[key] == v for x in split_rows[s]) for v in values] for s in SPLITS]),
+            ""]
+    if view == "steps":
+        stg = sorted({x["stage"] for s in SPLITS for x in split_rows[s]})
+        out += ["Rows per split and after-turn stage:", "",
+                _table(["split"] + stg, [[s] + [sum(x["stage"] == v for x in split_rows[s]) for v in stg]
+                                         for s in SPLITS]), ""]
+    statuses = sorted({st for _, st in stage_status})
+    out += ["Recorded turns the rows draw on (each episode up to its last turn used), by stage and verdict status:", "",
+            _table(["stage"] + statuses, [[g] + [stage_status[(g, st)] for st in statuses]
+                                          for g in STAGES if any(stage_status[(g, st)] for st in statuses)]), ""]
+
+    out += ["## Hardware and software", "", "From the verifier's `env` in each verdict (turns the rows draw on):", ""]
+    out += [_table(["device", "torch", "cuda", "turns"], [list(k) + [v] for k, v in sorted(envs.items())])
+            if envs else "No environment was recorded in the verdicts.", ""]
+    out += ["## Generators and tasks", "",
+            _table(["model (runs.model)", "runs"], [[m, n] for m, n in sorted(models.items())]), "",
+            _table(["task set (runs.task_set)", "runs"], [[t, n] for t, n in sorted(task_sets.items())]), ""]
+
+    out += ["## Decontamination", ""]
+    if settings["kernelbench_dir"] is None:
+        out += ["Not run: no KernelBench directory was given.", ""]
+    else:
+        out += [f"Every task's source was compared with the KernelBench problems in `{settings['kernelbench_dir']}` "
+                f"after normalization (comments, docstrings and formatting removed): an exact match, or a "
+                f"difflib.SequenceMatcher ratio >= {SIMILARITY_THRESHOLD}, dropped the task.", ""]
+        if res.dropped:
+            out += [_table(["task", "nearest KernelBench file", "score", "match", "episodes"],
+                           [[d["task"], d["kernelbench_file"], f"{d['score']:.4f}", d["match"], d.get("episodes", "")]
+                            for d in res.dropped]), ""]
+        else:
+            out += ["No task matched.", ""]
+        if res.unchecked_tasks:
+            out += [f"Tasks with no source in the store (not checked): {', '.join(res.unchecked_tasks)}", ""]
+
+    out += ["## Export settings", "", "```json", json.dumps(settings, indent=2), "```", "",
+            f"Episodes seen: {res.n_episodes_seen}. Removed:", ""]
+    out += [_table(["reason", "count"], [[_FILTER_TEXT.get(k, k), v] for k, v in res.n_filtered.items()])
+            if res.n_filtered else "nothing.", ""]
+    try:
+        from .. import __version__ as km_version
+    except ImportError:  # pragma: no cover
+        km_version = "?"
+    out += [f"Exported {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())} by KernelMosaic {km_version}.", ""]
+
+    out += ["## Licence", "",
+            f"The KernelMosaic code that produced this dataset is licensed {PROJECT_LICENSE}. Tasks derived from "
+            f"KernelBench (https://github.com/ScalingIntelligence/KernelBench) are licensed {KERNELBENCH_LICENSE}. "
+            f"The metadata field `license: {license_id}` above is the licence chosen for this export. The "
+            "assistant messages were generated by the models listed above; their providers' terms may apply "
+            "to those outputs.", ""]
+    if info.get("citation"):
+        out += ["## Citation", "", "```bibtex", str(info["citation"]).strip(), "```", ""]
+    return "\n".join(out)
+
+
+def _size_category(n: int) -> str:
+    for lim, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
+        if n < lim:
+            return name
+    return "n>1M"
