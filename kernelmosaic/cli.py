@@ -438,6 +438,35 @@ def export_cmd(
         out.print("[dim]filtered: " + ", ".join(f"{k} {v}" for k, v in res.n_filtered.items()) + "[/]")
 
 
+@app.command()
+def report(
+    stores: list[Path] = typer.Argument(..., help="Stores (RUN.db) to report on, side by side; every run in each."),
+    out_dir: Path = typer.Option(Path("report"), "--out", help="Writes report.md, report.html and the plots here."),
+    title: str = typer.Option("KernelBench evaluation", help="Report title."),
+    shot: bool = typer.Option(False, "--screenshot", help="Also render report.png with a headless Chromium."),
+) -> None:
+    """Markdown and a self-contained HTML report: metrics per level, plots, trajectories."""
+    from .bench import ScreenshotError, screenshot, write_report
+    from .data import StoreError
+
+    missing = [str(p) for p in stores if not p.exists()]
+    if missing:
+        _fail_usage(f"no such store: {', '.join(missing)}")
+    try:
+        md, html = write_report([str(p) for p in stores], out_dir, title=title)
+    except (ValueError, StoreError) as e:
+        _fail_usage(str(e))
+    except ImportError as e:
+        _fail_usage(f"the report needs matplotlib: pip install 'kernelmosaic[bench]' ({e})")
+    out.print(f"wrote {md} and {html}")
+    if shot:
+        try:
+            png = screenshot(html, Path(out_dir) / "report.png")
+            out.print(f"wrote {png}")
+        except ScreenshotError as e:
+            _fail_usage(str(e))
+
+
 @guidance_app.command("list")
 def guidance_list(category: Optional[str] = typer.Option(None, help="Only this category.")) -> None:
     """The entries of the knowledge base."""

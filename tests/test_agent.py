@@ -245,3 +245,10 @@ def test_export_cli_on_a_generated_store(cpu_verifier, tmp_path):
     r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "export", "--store", str(tmp_path / "run.db"), "--view", "nope",
                         "--out", str(tmp_path / "x")], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "Traceback" not in r.stderr
+    # the same store through kmosaic report
+    pytest.importorskip("matplotlib")
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "report", str(tmp_path / "run.db"), "--out", str(tmp_path / "rep")],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    html = (tmp_path / "rep" / "report.html").read_text()
+    assert "relu" in html and "scale_add" in html and "data:image/png;base64," in html

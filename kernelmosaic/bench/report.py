@@ -78,8 +78,7 @@ pre.diff{white-space:pre} .d-add{color:#1a7f37;background:#e6ffec} .d-del{color:
 
 # -- inputs ------------------------------------------------------------------------------------------
 def _store_run_ids(store: Store) -> list[str]:
-    with store._read() as conn:  # no public listing of runs on Store yet
-        return [r[0] for r in conn.execute("SELECT run_id FROM runs ORDER BY created_at, run_id")]
+    return store.run_ids()
 
 
 def _normalize_runs(runs: Any) -> list[tuple[str, str | None]]:

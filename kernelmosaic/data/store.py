@@ -255,6 +255,11 @@ class Store:
                          (run_id, time.time(), model, _dumps(settings or {}), task_set, notes))
         return run_id
 
+    def run_ids(self) -> list[str]:
+        """Every run in the store, oldest first."""
+        with self._read() as conn:
+            return [r[0] for r in conn.execute("SELECT run_id FROM runs ORDER BY created_at, run_id")]
+
     def get_run(self, run_id: str) -> RunRecord | None:
         with self._guard():
             row = self._conn().execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
