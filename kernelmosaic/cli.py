@@ -402,6 +402,10 @@ def generate(
     table.add_row(rid, str(summary.get("episodes")), str(summary.get("correct")), str(summary.get("turns")))
     out.print(table)
     out.print(json.dumps(summary, default=str), highlight=False)
+    failed = (summary.get("by_status") or {}).get("failed", 0)
+    if failed:
+        err.print(f"[bold red]{failed} episode(s) failed[/]; rerun with --run-id {rid} to retry them")
+        raise typer.Exit(1)
 
 
 @app.command("export")

@@ -252,3 +252,15 @@ def test_export_cli_on_a_generated_store(cpu_verifier, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     html = (tmp_path / "rep" / "report.html").read_text()
     assert "relu" in html and "scale_add" in html and "data:image/png;base64," in html
+
+
+def test_generate_with_an_unreachable_endpoint_fails_cleanly(tmp_path, cache_dir):
+    env = {**os.environ, "KMOSAIC_CACHE_DIR": str(cache_dir)}
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "generate", "--tasks", str(DATA / "tasks" / "relu.py"),
+                        "--store", str(tmp_path / "f.db"), "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+                        "--device", "cpu", "--retries", "0", "--workers", "1", "--run-id", "f1"],
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "Traceback" not in r.stdout + r.stderr
+    assert "cannot reach the endpoint" in r.stdout and "rerun with --run-id f1" in r.stderr
+    with Store(tmp_path / "f.db") as s:
+        assert [e.status for e in s.episodes("f1")] == ["failed"]
