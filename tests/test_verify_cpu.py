@@ -145,3 +145,15 @@ def test_load_inline_cpp_backend_and_build_cache(cpu_verifier):
     assert second.status == "correct", second.error
     assert second.phases_s["compile"] < first.phases_s["compile"] / 3, (first.phases_s, second.phases_s)
     assert warm < cold
+
+
+def test_speed_of_light_floor_rejects_implausible_times(cache_dir):
+    """With ceilings far below the machine's, every real time is 'faster than physics'."""
+    from kernelmosaic.verify import Verifier
+
+    with Verifier(device="cpu", workers=1, prewarm=False, cache_dir=cache_dir,
+                  ceilings={"bandwidth_gbs": 1e-6, "peak_tflops": 1e-9}) as v:
+        verdict = v.verify(req("relu_cc_ok", timing=TimingConfig(enabled=True, n=3, warmup=1, compile=False)))
+    assert verdict.status == "rejected", verdict.error
+    assert "below_speed_of_light" in {r["rule"] for r in verdict.rejections}
+    assert verdict.timing["floor_ms"] > verdict.timing["candidate_ms"]

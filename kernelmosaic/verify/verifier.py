@@ -109,6 +109,7 @@ class Verifier:
         prewarm: bool = True,
         jobs_per_worker: int = 1,
         spares: int | None = None,
+        ceilings: dict | None = None,
     ):
         if device not in ("cuda", "cpu"):
             raise ValueError("device must be 'cuda' or 'cpu'")
@@ -128,7 +129,9 @@ class Verifier:
         self.pool = WorkerPool(device, workers=workers, gpus=gpus, prewarm=prewarm, jobs_per_worker=jobs_per_worker, env=extra, spares=spares)
         self.build_workers = build_workers or max(1, os.cpu_count() or 1)
         self._builds = ThreadPoolExecutor(max_workers=self.build_workers, thread_name_prefix="kmosaic-build")
-        self._ceilings: dict | None = None
+        # copy bandwidth (GB/s) and matrix peak (TFLOP/s) for the speed-of-light floor:
+        # measured once per GPU model unless given
+        self._ceilings: dict | None = ceilings
 
     # -- lifecycle -------------------------------------------------------------------------
     def close(self) -> None:
