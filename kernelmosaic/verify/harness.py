@@ -584,10 +584,42 @@ class Job:
             del inputs, out, ref_out
         self.dynamic_rules(ref_mod, cand, seeds[0])
         _check_integrity(self, "after the instrumented call")
+        self.stream_check(ref_mod, ref, cand, seeds[0] ^ 0x2545F491, tol)
         if self.req.get("shape_variants", True):
             self.shape_variant(ref_mod, ref, cand, seeds[-1] ^ 0x9E3779B9, tol)
         self.phases["check"] = round(time.perf_counter() - t0, 4)
         return tol
+
+    def stream_check(self, ref_mod, ref, cand, seed: int, tol: dict) -> None:
+        """The output must be complete on the caller's stream when forward returns.
+
+        Work left on a side stream is invisible to code that reads the result on the
+        current stream (and to event-based timers): copy the output on the current stream
+        right after the call, before any device-wide sync, and compare that copy.
+        """
+        if not self.is_cuda:
+            return
+        try:
+            inputs = self.make_inputs(ref_mod, seed)
+            with torch.no_grad():
+                ref_out = ref(*_clone(inputs))
+            self.sync()
+            self.poison(ref_out)
+            with torch.no_grad():
+                out = cand(*inputs)
+                seen = [t.clone() if isinstance(t, torch.Tensor) else t for t in _flatten(out)]
+            torch.cuda.current_stream(self.device).synchronize()
+            self.sync()
+        except JobFailed:
+            raise
+        except BaseException as e:  # noqa: BLE001 - the trials already judged this call path
+            self.notes.append(f"stream check skipped: {type(e).__name__}: {str(e)[:200]}")
+            self.sync()
+            return
+        mm = compare(list(_flatten(ref_out)), seen, tol, -1)
+        if mm is not None and compare(ref_out, out, tol, -1) is None:
+            self.rejections.append({"rule": "unsynchronized_output", "detail": "the output is incomplete on the caller's stream when forward returns (work left on a side stream): " + mm["reason"]})
+            raise JobFailed("rejected", "rule", "the candidate left its work on a side stream")
 
     def _check_not_input(self, out, ref_out, inputs, cand_in, trial: int) -> None:
         """An output that is one of the inputs (the same memory, or the same bits) while the

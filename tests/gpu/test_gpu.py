@@ -50,7 +50,7 @@ SMALL = [
     ("relu_nvrtc_ok", "nvrtc", "correct"),
     ("relu_cuda_ok", "cuda", "correct"),
     ("relu_triton_ok", "triton", "correct"),
-    ("relu_nvrtc_side_stream", "nvrtc", "correct"),
+    ("relu_nvrtc_side_stream", "nvrtc", "rejected"),
     ("relu_nvrtc_wrong", "nvrtc", "incorrect"),
     ("relu_nvrtc_illegal", "nvrtc", "runtime_error"),
     ("relu_nvrtc_hang", "nvrtc", "timeout"),
