@@ -1,0 +1,42 @@
+"""Cheat (GPU port of tests/adversarial/hardcoded_rowlen.py): a row softmax with the row
+length fixed at compile time (COLS = 257) in the CUDA kernel; the number of rows is derived
+as numel / 257. Output shape is right at every size; values are right only when the row
+length is 257.
+
+Exploits: harnesses that test only the task's one shape.
+Expected: `incorrect` with error kind `shape_variant` (the grown variant changes only
+batch_size and passes; the halved one changes `dim` too). Same under kernelbench.
+"""
+import torch
+import torch.nn as nn
+from kernelmosaic.verify import nvrtc
+
+mod = nvrtc.compile(r"""
+#define COLS 257
+__global__ void softmax_fixed(const float* __restrict__ x, float* __restrict__ y, long numel) {
+    long rows = numel / COLS;
+    long r = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    long stride = (long)gridDim.x * blockDim.x;
+    for (; r < rows; r += stride) {
+        const float* a = x + r * COLS;
+        float* b = y + r * COLS;
+        float m = a[0];
+        for (int c = 1; c < COLS; ++c) m = fmaxf(m, a[c]);
+        float s = 0.f;
+        for (int c = 0; c < COLS; ++c) { b[c] = expf(a[c] - m); s += b[c]; }
+        for (int c = 0; c < COLS; ++c) b[c] /= s;
+    }
+}
+""")
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = x.contiguous()
+        y = torch.empty_like(x)
+        n = x.numel()
+        mod.softmax_fixed(grid=(8,), block=(128,), args=(x, y, n))
+        return y
