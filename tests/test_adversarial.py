@@ -15,53 +15,19 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 from pathlib import Path
 
 import pytest
 
+from adversarial_checks import check, runnable
 from kernelmosaic.task import load_task
-from kernelmosaic.verify import TimingConfig, Verdict, VerifyRequest, check_candidate
 
 ADV = Path(__file__).resolve().parent / "adversarial"
 MANIFEST = json.loads((ADV / "manifest.json").read_text())
 IDS = [m["file"].removesuffix(".py") for m in MANIFEST]
 
-NO_TIMING = TimingConfig(enabled=False)
-TIMING = TimingConfig(enabled=True, n=5, warmup=1, compile=False)
-
-# KMOSAIC_ADV_ONLY=name,name runs only those entries (the others are skipped): for iterating
-ONLY = {n.strip().removesuffix(".py") for n in os.environ.get("KMOSAIC_ADV_ONLY", "").split(",") if n.strip()}
-
-# candidates that signal other processes must be stopped by the static rules: if one ever
-# got to a worker it would SIGKILL the orchestrator, i.e. this pytest process
-_DANGEROUS = ("getppid", "killpg")
 
 
-def _request(entry: dict, policy: str) -> VerifyRequest:
-    return VerifyRequest(
-        candidate=(ADV / entry["file"]).read_text(),
-        task=load_task(ADV / entry["task"]),
-        backend=entry["backend"],
-        policy=policy,
-        timing=TIMING if entry["timing"] else NO_TIMING,
-    )
-
-
-def _expectation(entry: dict, policy: str) -> dict:
-    if policy == "strict":
-        return {k: entry.get(k) for k in ("expect_status", "expect_rule", "expect_error_kind", "or")}
-    return entry["kernelbench_policy"]
-
-
-def _describe(v) -> str:
-    if not isinstance(v, Verdict):
-        return f"{type(v).__name__}: {v}"
-    err = v.error or {}
-    rules = [r["rule"] for r in v.rejections]
-    mm = v.mismatch or {}
-    return (f"status={v.status} rules={rules} error.kind={err.get('kind')} "
-            f"message={str(err.get('message'))[:300]!r} mismatch={mm.get('reason')!r} seeds={v.seeds} notes={v.notes}")
 
 
 @pytest.fixture(scope="module")
@@ -81,17 +47,7 @@ def verdicts(adv_verifier):
 
     def get(policy: str) -> dict[str, object]:
         if policy not in done:
-            run, out = [], {}
-            for entry in MANIFEST:
-                if ONLY and entry["file"].removesuffix(".py") not in ONLY:
-                    continue
-                req = _request(entry, policy)
-                if any(s in req.candidate for s in _DANGEROUS):
-                    static = check_candidate(req.candidate, req.backend, req.policy)
-                    if static.ok:
-                        out[entry["file"]] = RuntimeError("static rules let a parent-killing candidate through; not run")
-                        continue
-                run.append((entry, req))
+            run, out = runnable(MANIFEST, policy, ADV, ADV)
             results = adv_verifier.verify_many([r for _, r in run])
             for (entry, _), v in zip(run, results):
                 out[entry["file"]] = v
@@ -101,43 +57,14 @@ def verdicts(adv_verifier):
     return get
 
 
-def _mismatch(exp: dict, v) -> str | None:
-    """Why ``v`` does not meet ``exp``, or None."""
-    if v.status != exp["expect_status"] or v.correct != (exp["expect_status"] == "correct"):
-        return f"expected status {exp['expect_status']}"
-    rule = exp.get("expect_rule")
-    if rule is not None:
-        wanted = set(rule) if isinstance(rule, list) else {rule}
-        if not wanted & {r["rule"] for r in v.rejections}:
-            return f"expected rule {rule}"
-    kind = exp.get("expect_error_kind")
-    if kind is not None and not (v.error and v.error.get("kind") == kind):
-        return f"expected error kind {kind}"
-    return None
-
-
-def _check(entry: dict, v, policy: str) -> None:
-    if v is None:
-        pytest.skip("not selected by KMOSAIC_ADV_ONLY")
-    exp = _expectation(entry, policy)
-    where = f"{entry['file']} [{policy}] on {entry['task']}: got {_describe(v)}"
-    assert isinstance(v, Verdict), where
-    why = _mismatch(exp, v)
-    # "or": another verdict that also refuses the cheat for the right reason (e.g. memory
-    # that happens to hold the input is caught as returns_input instead of as NaN poison)
-    if why is not None and exp.get("or") is not None and _mismatch(exp["or"], v) is None:
-        why = None
-    assert why is None, f"{why}; " + where
-
-
 @pytest.mark.parametrize("entry", MANIFEST, ids=IDS)
 def test_adversarial_strict(verdicts, entry):
-    _check(entry, verdicts("strict").get(entry["file"]), "strict")
+    check(entry, verdicts("strict").get(entry["file"]), "strict")
 
 
 @pytest.mark.parametrize("entry", MANIFEST, ids=IDS)
 def test_adversarial_kernelbench(verdicts, entry):
-    _check(entry, verdicts("kernelbench").get(entry["file"]), "kernelbench")
+    check(entry, verdicts("kernelbench").get(entry["file"]), "kernelbench")
 
 
 def test_manifest_is_complete():

@@ -28,8 +28,9 @@ from pathlib import Path
 import pytest
 
 from conftest import KERNELBENCH
+from adversarial_checks import check, describe, expectation, meets, runnable
 from kernelmosaic.task import load_task
-from kernelmosaic.verify import TimingConfig, Verdict, Verifier, VerifyRequest, check_candidate
+from kernelmosaic.verify import TimingConfig, Verdict, Verifier, VerifyRequest
 from kernelmosaic.verify.pool import detect_gpus
 
 pytestmark = pytest.mark.gpu
@@ -41,16 +42,9 @@ KERNELS = HERE / "kernels"
 MANIFEST = json.loads((GPU_ADV / "manifest.json").read_text())
 IDS = [m["file"].removesuffix(".py") for m in MANIFEST]
 
-NO_TIMING = TimingConfig(enabled=False)
-TIMING = TimingConfig(enabled=True, n=5, warmup=1, compile=False)
 GOLD_TIMING = TimingConfig(enabled=True, n=10)
 GOLD_ROUNDS = 3
 
-ONLY = {n.strip().removesuffix(".py") for n in os.environ.get("KMOSAIC_ADV_ONLY", "").split(",") if n.strip()}
-
-# candidates that signal other processes must be stopped by the static rules: if one ever
-# got to a worker it would SIGKILL the orchestrator, i.e. this pytest process
-_DANGEROUS = ("getppid", "killpg")
 
 
 def record(name: str, verdict, **extra) -> None:
@@ -75,47 +69,6 @@ def gpu():
 # -- 1. adversarial candidates ------------------------------------------------------------------
 
 
-def _request(entry: dict, policy: str) -> VerifyRequest:
-    return VerifyRequest(
-        candidate=(GPU_ADV / entry["file"]).read_text(),
-        task=load_task(CPU_ADV / entry["task"]),
-        backend=entry["backend"],
-        policy=policy,
-        timing=TIMING if entry["timing"] else NO_TIMING,
-    )
-
-
-def _expectation(entry: dict, policy: str) -> dict:
-    if policy == "strict":
-        return {k: entry.get(k) for k in ("expect_status", "expect_rule", "expect_error_kind", "or")}
-    return entry["kernelbench_policy"]
-
-
-def _describe(v) -> str:
-    if not isinstance(v, Verdict):
-        return f"{type(v).__name__}: {v}"
-    err = v.error or {}
-    rules = [r["rule"] for r in v.rejections]
-    mm = v.mismatch or {}
-    return (f"status={v.status} rules={rules} error.kind={err.get('kind')} "
-            f"message={str(err.get('message'))[:300]!r} mismatch={mm.get('reason')!r} seeds={v.seeds} notes={v.notes}")
-
-
-def _mismatch(exp: dict, v) -> str | None:
-    """Why ``v`` does not meet ``exp``, or None (as in tests/test_adversarial.py)."""
-    if v.status != exp["expect_status"] or v.correct != (exp["expect_status"] == "correct"):
-        return f"expected status {exp['expect_status']}"
-    rule = exp.get("expect_rule")
-    if rule is not None:
-        wanted = set(rule) if isinstance(rule, list) else {rule}
-        if not wanted & {r["rule"] for r in v.rejections}:
-            return f"expected rule {rule}"
-    kind = exp.get("expect_error_kind")
-    if kind is not None and not (v.error and v.error.get("kind") == kind):
-        return f"expected error kind {kind}"
-    return None
-
-
 @pytest.fixture(scope="module")
 def verdicts(gpu):
     """Verdicts per policy, computed once per policy in one verify_many batch."""
@@ -123,25 +76,15 @@ def verdicts(gpu):
 
     def get(policy: str) -> dict[str, object]:
         if policy not in done:
-            run, out = [], {}
-            for entry in MANIFEST:
-                if ONLY and entry["file"].removesuffix(".py") not in ONLY:
-                    continue
-                req = _request(entry, policy)
-                if any(s in req.candidate for s in _DANGEROUS):
-                    static = check_candidate(req.candidate, req.backend, req.policy)
-                    if static.ok:
-                        out[entry["file"]] = RuntimeError("static rules let a parent-killing candidate through; not run")
-                        continue
-                run.append((entry, req))
+            run, out = runnable(MANIFEST, policy, GPU_ADV, CPU_ADV)
             t0 = time.monotonic()
             results = gpu.verify_many([r for _, r in run])
             wall = time.monotonic() - t0
             for (entry, _), v in zip(run, results):
                 out[entry["file"]] = v
-                exp = _expectation(entry, policy)
+                exp = expectation(entry, policy)
                 record(f"adversarial {entry['file']} [{policy}]", v, expected=exp,
-                       meets=isinstance(v, Verdict) and (_mismatch(exp, v) is None or (exp.get("or") is not None and _mismatch(exp["or"], v) is None)))
+                       meets=meets(exp, v))
             path = os.environ.get("KMOSAIC_RESULTS")
             if path:
                 with open(path, "a") as f:
@@ -152,27 +95,14 @@ def verdicts(gpu):
     return get
 
 
-def _check(entry: dict, v, policy: str) -> None:
-    if v is None:
-        pytest.skip("not selected by KMOSAIC_ADV_ONLY")
-    exp = _expectation(entry, policy)
-    where = f"{entry['file']} [{policy}] on {entry['task']}: got {_describe(v)}"
-    assert isinstance(v, Verdict), where
-    why = _mismatch(exp, v)
-    # "or": another verdict that also refuses the cheat for the right reason
-    if why is not None and exp.get("or") is not None and _mismatch(exp["or"], v) is None:
-        why = None
-    assert why is None, f"{why}; " + where
-
-
 @pytest.mark.parametrize("entry", MANIFEST, ids=IDS)
 def test_gpu_adversarial_strict(verdicts, entry):
-    _check(entry, verdicts("strict").get(entry["file"]), "strict")
+    check(entry, verdicts("strict").get(entry["file"]), "strict")
 
 
 @pytest.mark.parametrize("entry", MANIFEST, ids=IDS)
 def test_gpu_adversarial_kernelbench(verdicts, entry):
-    _check(entry, verdicts("kernelbench").get(entry["file"]), "kernelbench")
+    check(entry, verdicts("kernelbench").get(entry["file"]), "kernelbench")
 
 
 def test_gpu_manifest_is_complete():
@@ -222,7 +152,7 @@ def test_gold_kernels_never_falsely_rejected(gpu):
         for (name, _), v in zip(cases, results):
             record(f"{name} (round {rnd})", v, round=rnd)
             if not (isinstance(v, Verdict) and v.status == "correct" and v.correct):
-                bad.append((rnd, name, _describe(v)))
+                bad.append((rnd, name, describe(v)))
         path = os.environ.get("KMOSAIC_RESULTS")
         if path:
             with open(path, "a") as f:
