@@ -20,8 +20,8 @@ app.add_typer(tasks_app, name="tasks")
 guidance_app = typer.Typer(no_args_is_help=True, help="The CUDA guidance knowledge base: list, mine.")
 app.add_typer(guidance_app, name="guidance")
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+out = Console(soft_wrap=True, emoji=False)
+err = Console(stderr=True, soft_wrap=True, emoji=False)
 
 USAGE_ERROR = 2
 
@@ -202,7 +202,10 @@ def _load_task_set(spec: str, kernelbench: Optional[str]):
     from .task import load_task
 
     if spec.startswith("kernelbench"):
-        levels = [int(x) for x in spec.split(":", 1)[1].split(",")] if ":" in spec else [1, 2, 3]
+        try:
+            levels = [int(x) for x in spec.split(":", 1)[1].split(",")] if ":" in spec else [1, 2, 3]
+        except ValueError:
+            raise TaskError(spec, "expected kernelbench or kernelbench:LEVELS, e.g. kernelbench:1,2") from None
         return [t for t in load_kernelbench(kernelbench, levels) if not t.needs_weights]
     p = Path(spec)
     if p.is_dir():

@@ -10,6 +10,7 @@ with the same method as candidates.
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import os
 import random
@@ -280,6 +281,7 @@ class Verifier:
         v.phases_s["total"] = round(time.monotonic() - t0, 3)
         return v
 
+    @functools.cached_property
     def _device_name(self) -> str:
         if self.device == "cuda":
             import subprocess
@@ -291,12 +293,11 @@ class Verifier:
         return cpu_name() or "cpu"
 
     def _baseline_key(self, req: VerifyRequest) -> str:
-        if not hasattr(self, "_devname"):
-            self._devname = self._device_name()
         tol = json.dumps(req.tolerances, sort_keys=True)
-        return f"{req.task.sha256}|{self.device}|{self._devname}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}"
+        return f"{req.task.sha256}|{self.device}|{self._device_name}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}"
 
     @staticmethod
+    @functools.lru_cache(maxsize=1)
     def _torch_tag() -> str:
         # workers run this interpreter, so its installed torch is theirs; reading the
         # package metadata keeps torch out of the orchestrator
@@ -310,7 +311,7 @@ class Verifier:
     def _ensure_ceilings(self) -> None:
         if self._ceilings is not None:
             return
-        key = f"{self._device_name()}|{self._torch_tag()}"
+        key = f"{self._device_name}|{self._torch_tag()}"
         got = self.ceilings_cache.get(key)
         if not got:
             out = self.pool.run({"kind": "ceilings"}, self.timeouts)
