@@ -59,8 +59,9 @@ def _bench(kb, db, url, cache, *args):
 
 def test_parsers():
     assert parse_problems("1-3,7, 9-10") == {1, 2, 3, 7, 9, 10}
+    assert parse_problems("L2/76,l1/3-4, 9") == {(2, 76), (1, 3), (1, 4), 9}
     assert parse_problems(None) is None and parse_problems("") is None
-    for bad in ("1-", "a", "5-2"):
+    for bad in ("1-", "a", "5-2", "L2/"):
         with pytest.raises(ValueError):
             parse_problems(bad)
     assert parse_turns("4,2") == (4, 2)

@@ -26,20 +26,22 @@ from .baselines import SOURCES, STORED_HARDWARE, measure_baselines, stored_basel
 MODES = ("single", "agent")
 
 
-def parse_problems(spec: str | None) -> set[int] | None:
-    """``"1-20,25,30-32"`` -> {1..20, 25, 30, 31, 32}; None or "" -> None (all)."""
+def parse_problems(spec: str | None) -> set | None:
+    """``"1-20,25,L2/76"`` -> {1..20, 25, (2, 76)}: a bare id or range applies to every level, an
+    ``L<level>/<id>`` entry to that level only. None or "" -> None (all)."""
     if not spec or not spec.strip():
         return None
-    ids: set[int] = set()
+    ids: set = set()
     for part in spec.split(","):
         part = part.strip()
-        m = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
+        m = re.fullmatch(r"(?:[Ll](\d+)/)?(\d+)(?:\s*-\s*(\d+))?", part)
         if not m:
-            raise ValueError(f"--problems expects ids and ranges like 1-20,25, not {spec!r}")
-        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+            raise ValueError(f"--problems expects ids and ranges like 1-20,25,L2/76, not {spec!r}")
+        lo, hi = int(m.group(2)), int(m.group(3) or m.group(2))
         if hi < lo:
             raise ValueError(f"--problems range {part!r} runs backwards")
-        ids.update(range(lo, hi + 1))
+        level = int(m.group(1)) if m.group(1) else None
+        ids.update(range(lo, hi + 1) if level is None else ((level, i) for i in range(lo, hi + 1)))
     return ids
 
 
@@ -65,7 +67,7 @@ def select_tasks(kernelbench_dir: str | None, levels: list[int], problems: set[i
     that need model weights."""
     tasks = [t for t in load_kernelbench(kernelbench_dir, levels) if not t.needs_weights]
     if problems is not None:
-        tasks = [t for t in tasks if t.problem_id in problems]
+        tasks = [t for t in tasks if t.problem_id in problems or (t.level, t.problem_id) in problems]
     if not tasks:
         raise TaskError(str(kernelbench_dir or "KernelBench"), "no problems match the given --levels/--problems")
     return tasks
