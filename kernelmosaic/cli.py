@@ -440,9 +440,9 @@ def bench(
     workers: Optional[int] = typer.Option(None, help="Verifier lanes (default: one per GPU, or one per CPU core)."),
 ) -> None:
     """KernelBench: baselines, then every problem x sample; rerun the same command to resume."""
-    from .bench.command import bench_with_progress
-    from .bench.run import BenchConfig, MODES, parse_levels, parse_problems, parse_turns, select_tasks
     from .bench.baselines import SOURCES
+    from .bench.command import bench_with_progress
+    from .bench.run import MODES, BenchConfig, parse_levels, parse_problems, parse_turns, select_tasks
     from .data import StoreError
     from .verify import TimingConfig
 
@@ -458,7 +458,7 @@ def bench(
         task_list = select_tasks(kernelbench, lv, ids)
     except TaskError as e:
         _task_error(e, False)
-    device, backend, ep_cfg, pol = _agent_setup(policy, device, backend, rep, opt, True, compile_baseline, max_total_tokens,
+    device, backend, _, pol = _agent_setup(policy, device, backend, rep, opt, True, compile_baseline, max_total_tokens,
                                                 max_wall, provider, model, base_url, api_key, temperature, top_p, max_tokens,
                                                 adapter, concurrency, request_timeout, retries)
     cfg = BenchConfig(mode=mode, samples=samples, max_repair=rep, max_optimize=opt, backend=backend, policy=policy,
@@ -469,7 +469,7 @@ def bench(
     try:
         _, failed = bench_with_progress(task_list, pol, cfg, store_path, device=device, workers=workers,
                                         kernelbench_dir=kernelbench, run_id=run_id, task_set=f"kernelbench:{levels}",
-                                        console=out, err=err)
+                                        console=out)
     except (StoreError, ValueError) as e:
         _fail_usage(str(e))
     except TaskError as e:

@@ -14,7 +14,7 @@ import pytest
 import agent_scripts as S
 from conftest import DATA, ROOT
 from kernelmosaic.agent.scripted_server import ScriptedServer
-from kernelmosaic.bench import compute_metrics
+from kernelmosaic.bench import compute_metrics, find_chromium
 from kernelmosaic.bench.baselines import stored_baselines
 from kernelmosaic.bench.run import default_run_id, parse_problems, parse_turns
 from kernelmosaic.data import Store
@@ -146,9 +146,12 @@ def test_single_mode_with_stored_baselines(runs):
 
 def test_report_over_both_runs(runs, tmp_path):
     d = runs["dir"]
+    shot = ["--screenshot"] if find_chromium() else []  # the page renders in a real browser
     r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "report", str(d / "agent.db"), str(d / "single.db"),
-                        "--out", str(tmp_path / "rep")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+                        "--out", str(tmp_path / "rep"), *shot], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
+    if shot:
+        assert (tmp_path / "rep" / "report.png").read_bytes().startswith(b"\x89PNG")
     html = (tmp_path / "rep" / "report.html").read_text()
     assert len(re.findall(r"<img[^>]*src='data:image/png;base64,", html)) == 4  # the plots, embedded
     assert "Trajectories: bench-agent-scripted-coder" in html and "Trajectories: bench-single-scripted-coder" in html

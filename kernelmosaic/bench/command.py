@@ -20,8 +20,8 @@ from .run import BenchConfig, run_bench
 
 
 def bench_with_progress(tasks, policy, cfg: BenchConfig, store_path: Path, *, device: str, workers: int | None,
-                        kernelbench_dir: str | None, run_id: str | None, task_set: str, console: Console,
-                        err: Console) -> tuple[str, int]:
+                        kernelbench_dir: str | None, run_id: str | None, task_set: str,
+                        console: Console) -> tuple[str, int]:
     """Runs the bench; returns (run id, failed episodes)."""
     with Store(store_path) as store, Verifier(device=device, workers=workers) as v, Progress(
         TextColumn("[bold]{task.description:<10}[/]"), BarColumn(), MofNCompleteColumn(),
@@ -65,6 +65,7 @@ def bench_with_progress(tasks, policy, cfg: BenchConfig, store_path: Path, *, de
                   f"(the rest were finished before), baselines: {res.baselines_measured} measured, "
                   f"{res.baselines_cached} from the cache, {len(res.baseline_errors)} failed", highlight=False)
     print_summary(store_path, res.run_id, console)
+    console.print(f"report: kmosaic report {store_path} --out report", highlight=False)
     return res.run_id, failed
 
 

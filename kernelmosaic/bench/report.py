@@ -529,7 +529,7 @@ def write_report(runs: Any, out_dir: str | os.PathLike, *, title: str = "KernelB
     # ---- markdown
     setups = [run_setup(p, r) for p, r in pairs]
     md: list[str] = [f"# {title}", "", f"Generated {generated}.", "", "## Runs", "",
-                     "| run | model | mode | baselines | store | samples | problems |", "|---|---|---|---|---|---|---|"]
+                     "| run | model | mode | baselines | store | sample ids | problems |", "|---|---|---|---|---|---|---|"]
     for lab, m, (mode, base) in zip(labels, metrics, setups):
         md.append(f"| {_md(lab)} | {_md(m.model)} | {_md(mode)} | {_md(base)} | {_md(m.store_path)} "
                   f"| {_md(','.join(map(str, m.samples)))} | {m.overall.n_problems} |")
@@ -567,7 +567,7 @@ def write_report(runs: Any, out_dir: str | os.PathLike, *, title: str = "KernelB
                     f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
                     f"<h1>{_e(title)}</h1><div class='muted small'>Generated {_e(generated)}</div>",
                     "<h2>Runs</h2><table><tr><th class='l'>run</th><th class='l'>model</th><th class='l'>mode</th>"
-                    "<th class='l'>baselines</th><th class='l'>store</th><th>samples</th><th>problems</th></tr>"]
+                    "<th class='l'>baselines</th><th class='l'>store</th><th>sample ids</th><th>problems</th></tr>"]
     for lab, m, (mode, base) in zip(labels, metrics, setups):
         h.append(f"<tr><td class='l'>{_e(lab)}</td><td class='l'>{_e(m.model)}</td><td class='l'>{_e(mode)}</td>"
                  f"<td class='l'>{_e(base)}</td><td class='l'>{_e(m.store_path)}"

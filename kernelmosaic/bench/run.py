@@ -150,10 +150,11 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Stor
               kernelbench_dir: str | None = None, run_id: str | None = None, task_set: str = "",
               on_baseline: Callable[[Task, dict | None, str | None], None] | None = None,
               on_start: Callable[[int, int], None] | None = None,
-              on_turn=None, on_episode=None) -> BenchResult:
+              on_turn=None, on_episode=None, runner_kwargs: dict | None = None) -> BenchResult:
     """Baselines first, then every pending (task, sample) episode through the runner.
 
     ``on_start(baselines_to_measure, episodes_pending)`` is called once both are known.
+    ``runner_kwargs`` go to :func:`kernelmosaic.agent.generate` as they are (e.g. an executor).
     """
     if cfg.mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {cfg.mode!r}")
@@ -199,6 +200,6 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Stor
             on_start(0, len(pending))
     if pending:
         generate(tasks, policy, v, store, ep_cfg, run_id=run_id, samples=cfg.samples, concurrency=cfg.concurrency,
-                 task_set=task_set, on_turn=on_turn, on_episode=on_episode)
+                 task_set=task_set, on_turn=on_turn, on_episode=on_episode, **(runner_kwargs or {}))
     return BenchResult(run_id=run_id, tasks=len(tasks), baselines_measured=measured, baselines_cached=cached,
                        baseline_errors=errors, episodes_pending=len(pending))
