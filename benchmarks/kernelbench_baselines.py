@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kernelmosaic.bench.baselines import measure_baselines, stored_baselines, warm_compile  # noqa: E402
+from kernelmosaic.bench.baselines import measure_baselines, stored_baselines, warm_compile, warm_verifier  # noqa: E402
 from kernelmosaic.bench.run import parse_levels, parse_problems, select_tasks  # noqa: E402
 from kernelmosaic.task import TaskError  # noqa: E402
 from kernelmosaic.verify import TimingConfig, Verifier  # noqa: E402
@@ -178,6 +178,7 @@ def main():
         # references are trusted code: one worker may time many of them (recycled now and then)
         with Verifier(device=a.device, workers=1 if a.device == "cpu" else None, jobs_per_worker=16,
                       timeouts={"compile": 900}) as v:
+            warm = warm_verifier(v, a.warm) if timing.compile and a.warm > 0 else None
             i = 0
             while i < len(todo):
                 level = todo[i].level
@@ -190,7 +191,7 @@ def main():
                 c0 = time.monotonic()
                 if timing.compile and a.warm > 0:
                     cold = [t for t in chunk if v.cached_baseline(t, timing) is None]
-                    warm_compile(cold, v, a.warm)
+                    warm_compile(cold, v, a.warm, warm=warm)
                     print(f"warm-up of {len(cold)} problems ({chunk[0].key} ..): {time.monotonic() - c0:.1f}s", flush=True)
 
                 def done(t, b, err):
@@ -207,6 +208,8 @@ def main():
                 measure_baselines(chunk, v, timing, warm_lanes=0, on_result=done)
                 chunk_s[level] = max(chunk_s.get(level, 0.0), time.monotonic() - c0)
                 i += len(chunk)
+            if warm is not None:
+                warm.close()
     s = summarize(rows, out, a.stored, [t.key for t in tasks])
     print(json.dumps({k: s[k] for k in ("problems_wanted", "problems_timed", "errors")} | {"missing": len(s["missing"]),
                       "wall_s": round(time.monotonic() - t0, 1)}), flush=True)

@@ -79,27 +79,39 @@ def _gpu_ids(n: int) -> list[str]:
     return [gpus[i % len(gpus)] for i in range(n)]
 
 
-def warm_compile(tasks: list[Task], verifier: Verifier, lanes: int,
-                 on_done: Callable[[Task, str | None], None] | None = None) -> None:
-    """Run each task's eager and torch.compile model once in ``lanes`` extra worker processes at
-    once, filling the shared Inductor/Triton caches; the times are thrown away."""
-    if not tasks or lanes < 1:
-        return
+def warm_verifier(verifier: Verifier, lanes: int) -> Verifier:
+    """A verifier of ``lanes`` worker processes for :func:`warm_compile`, sharing ``verifier``'s
+    caches (keep one open across several warm-ups: each worker needs seconds to start)."""
     kw = dict(gpus=_gpu_ids(lanes)) if verifier.device == "cuda" else dict(workers=lanes)
     # references are trusted code, so a worker may take many of them; recycled now and then
     # because Dynamo keeps state for every model it compiled
-    with Verifier(device=verifier.device, cache_dir=verifier.cache_dir, timeouts=verifier.timeouts, prewarm=False,
-                  jobs_per_worker=8, **kw) as w, ThreadPoolExecutor(max_workers=lanes) as ex:
-        once = TimingConfig(n=1, warmup=1, compile=True)
-        futs = {ex.submit(w.baseline, t, once, use_cache=False): t for t in tasks}
-        for f in as_completed(futs):
-            err = None
-            try:
-                f.result()
-            except TaskError as e:  # the timed pass reports it
-                err = str(e)
-            if on_done is not None:
-                on_done(futs[f], err)
+    return Verifier(device=verifier.device, cache_dir=verifier.cache_dir, timeouts=verifier.timeouts, prewarm=False,
+                    jobs_per_worker=8, **kw)
+
+
+def warm_compile(tasks: list[Task], verifier: Verifier, lanes: int, *, warm: Verifier | None = None,
+                 on_done: Callable[[Task, str | None], None] | None = None) -> None:
+    """Run each task's eager and torch.compile model once in ``lanes`` extra worker processes at
+    once (those of ``warm`` when given), filling the shared Inductor/Triton caches; the times
+    are thrown away."""
+    if not tasks or lanes < 1:
+        return
+    w = warm or warm_verifier(verifier, lanes)
+    try:
+        with ThreadPoolExecutor(max_workers=lanes) as ex:
+            once = TimingConfig(n=1, warmup=1, compile=True)
+            futs = {ex.submit(w.baseline, t, once, use_cache=False): t for t in tasks}
+            for f in as_completed(futs):
+                err = None
+                try:
+                    f.result()
+                except TaskError as e:  # the timed pass reports it
+                    err = str(e)
+                if on_done is not None:
+                    on_done(futs[f], err)
+    finally:
+        if warm is None:
+            w.close()
 
 
 def measure_baselines(tasks: list[Task], verifier: Verifier, timing: TimingConfig, *, warm_lanes: int = 0,
