@@ -115,7 +115,8 @@ def warm_compile(tasks: list[Task], verifier: Verifier, lanes: int, *, warm: Ver
 
 
 def measure_baselines(tasks: list[Task], verifier: Verifier, timing: TimingConfig, *, warm_lanes: int = 0,
-                      on_result: Callable[[Task, dict | None, str | None], None] | None = None) -> dict[str, dict]:
+                      on_result: Callable[[Task, dict | None, str | None], None] | None = None,
+                      on_warm: Callable[[Task, str | None], None] | None = None) -> dict[str, dict]:
     """{task key: baseline} for every task, measured where the verifier's cache has none.
 
     Cached tasks are returned at once (``cached: True``). The rest are first compiled in
@@ -135,7 +136,7 @@ def measure_baselines(tasks: list[Task], verifier: Verifier, timing: TimingConfi
     if not todo:
         return out
     if timing.compile and warm_lanes > 0:
-        warm_compile(todo, verifier, warm_lanes)
+        warm_compile(todo, verifier, warm_lanes, on_done=on_warm)
     lock = threading.Lock()
     # one timing at a time per GPU; CPU lanes share cores, so one at a time there too
     lanes = len(verifier.pool) if verifier.device == "cuda" else 1

@@ -40,6 +40,13 @@ def bench_with_progress(tasks, policy, cfg: BenchConfig, store_path: Path, *, de
                 prog.console.print(f"[yellow]baseline failed[/] {escape(t.key)}: {escape(error[:300])}", highlight=False)
             if "baselines" in bars and not (b or {}).get("cached"):
                 prog.advance(bars["baselines"])
+                prog.update(bars["baselines"], status="timing eager + torch.compile")
+
+        warmed = [0]
+
+        def on_warm(t, error) -> None:
+            warmed[0] += 1
+            prog.update(bars["baselines"], status=f"torch.compile warm-up {warmed[0]}/{prog.tasks[bars['baselines']].total}")
 
         def status() -> str:
             return f"{counts['turns']} turns, {counts['correct']} correct, {counts['failed']} failed"
@@ -58,7 +65,7 @@ def bench_with_progress(tasks, policy, cfg: BenchConfig, store_path: Path, *, de
             prog.update(bars["episodes"], status=status())
 
         res = run_bench(tasks, policy, v, store, cfg, kernelbench_dir=kernelbench_dir, run_id=run_id,
-                        task_set=task_set, on_baseline=on_baseline, on_start=on_start, on_turn=on_turn,
+                        task_set=task_set, on_baseline=on_baseline, on_warm=on_warm, on_start=on_start, on_turn=on_turn,
                         on_episode=on_episode)
         failed = sum(1 for e in store.episodes(res.run_id) if e.status == "failed")
     console.print(f"run {res.run_id}: {res.tasks} problems, {res.episodes_pending} episodes run now "

@@ -149,6 +149,7 @@ class BenchResult:
 def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Store, cfg: BenchConfig, *,
               kernelbench_dir: str | None = None, run_id: str | None = None, task_set: str = "",
               on_baseline: Callable[[Task, dict | None, str | None], None] | None = None,
+              on_warm: Callable[[Task, str | None], None] | None = None,
               on_start: Callable[[int, int], None] | None = None,
               on_turn=None, on_episode=None, runner_kwargs: dict | None = None) -> BenchResult:
     """Baselines first, then every pending (task, sample) episode through the runner.
@@ -194,7 +195,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Stor
             if on_baseline is not None:
                 on_baseline(t, b, err)
 
-        measure_baselines(need, verifier, cfg.timing, warm_lanes=cfg.warm_lanes, on_result=got)
+        measure_baselines(need, verifier, cfg.timing, warm_lanes=cfg.warm_lanes, on_result=got, on_warm=on_warm)
     if cfg.baselines != "measure" or not cfg.timing.enabled:
         if on_start is not None:
             on_start(0, len(pending))
