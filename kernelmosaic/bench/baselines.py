@@ -84,9 +84,11 @@ def warm_verifier(verifier: Verifier, lanes: int) -> Verifier:
     caches (keep one open across several warm-ups: each worker needs seconds to start)."""
     kw = dict(gpus=_gpu_ids(lanes)) if verifier.device == "cuda" else dict(workers=lanes)
     # references are trusted code, so a worker may take many of them; recycled now and then
-    # because Dynamo keeps state for every model it compiled
+    # because Dynamo keeps state for every model it compiled. The GPU's bandwidth and peak are
+    # measured first, by the main verifier on an idle GPU: measured by a warm-up lane, they
+    # would be lowered by the other lanes' work, and with them the speed-of-light floor.
     return Verifier(device=verifier.device, cache_dir=verifier.cache_dir, timeouts=verifier.timeouts, prewarm=False,
-                    jobs_per_worker=8, **kw)
+                    jobs_per_worker=8, ceilings=verifier.ceilings(), **kw)
 
 
 def warm_compile(tasks: list[Task], verifier: Verifier, lanes: int, *, warm: Verifier | None = None,

@@ -202,6 +202,14 @@ class Verifier:
             self.baselines.put(key, entry)
         return {**entry, "cached": False}
 
+    def ceilings(self) -> dict | None:
+        """The copy bandwidth and matrix peak of this GPU (the speed-of-light floor), measured
+        once per GPU model, while nothing else of ours runs; None on the CPU."""
+        if self.device != "cuda":
+            return None
+        self._ensure_ceilings()
+        return self._ceilings
+
     def cached_baseline(self, task: Task, timing: TimingConfig | None = None) -> dict | None:
         """The cached eager/torch.compile times of ``task`` for this machine and timing settings,
         or None when :meth:`baseline` would have to measure them."""
