@@ -5,7 +5,6 @@ wider-ranged inputs (negative values too, and a length that is not a multiple of
 import re
 import sys
 
-
 from conftest import ROOT
 from kernelmosaic.task import Task
 from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest, check_candidate
