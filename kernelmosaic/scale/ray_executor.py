@@ -320,8 +320,7 @@ class RayExecutor(Executor):
                 s = self._pick()
                 s.load += 1
                 inflight[s.handle.verify.remote(reqs[i])] = (i, tries, s)
-            ready, _ = ray.wait(list(inflight), num_returns=1, timeout=1.0)
-            for ref in ready:
+            for ref in _ready(ray, inflight):
                 i, tries, s = inflight.pop(ref)
                 s.load -= 1
                 try:
@@ -359,8 +358,7 @@ class RayExecutor(Executor):
                     gen = self._episode_fn.remote(task, policy_ref, config_ref, ep.episode_id, done_turns, s.handle,
                                                   self.device)
                     inflight[gen] = _Attempt(task, sample, tries, ep.episode_id, s)
-                ready, _ = ray.wait(list(inflight), num_returns=1, timeout=1.0)
-                for gen in ready:
+                for gen in _ready(ray, inflight):
                     a = inflight[gen]
                     try:
                         item = ray.get(next(gen))
@@ -437,6 +435,18 @@ class RayExecutor(Executor):
         if self._owns_ray and ray.is_initialized():
             ray.shutdown()
             self._owns_ray = False
+
+
+def _ready(ray, inflight: dict) -> list:
+    """What is ready now: waits up to a second for the first, then takes all that are ready."""
+    refs = list(inflight)
+    if not refs:
+        return []
+    ready, rest = ray.wait(refs, num_returns=1, timeout=1.0)
+    if ready and rest:
+        more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
+        ready += more
+    return ready
 
 
 def _first_line(e: BaseException) -> str:
