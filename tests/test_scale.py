@@ -115,6 +115,41 @@ def test_ray_generate_survives_a_killed_actor_and_a_killed_episode_worker(ray_ex
     con.close()
 
 
+def test_an_actor_that_stops_answering_is_replaced(ray_ex, tmp_path):
+    """A node that vanishes leaves its actor unreachable, and Ray may have nowhere to restart
+    it. Simulated by SIGSTOP: the controller must give up on the actor, start another, and
+    re-queue the episode that was waiting on it."""
+    tasks = [load_task(f) for f in sorted(task_dir(tmp_path, ["relu", "relu_b"]).glob("*.py"))]
+    stopped: dict = {}
+
+    def on_turn(ep_id, turn):
+        if not stopped:
+            victim = next(i for i in ray_ex.actors() if i["load"] > 0)
+            os.kill(victim["pid"], signal.SIGSTOP)
+            stopped.update(victim)
+
+    ray_ex.actor_timeout_s, before = 6.0, dict(ray_ex.stats, lost=list(ray_ex.stats["lost"]))
+    try:
+        with ScriptedServer(SCRIPTS) as srv, Store(tmp_path / "run.db") as store:
+            short = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=0, timing=FAST_TIMING)
+            rid = generate(tasks, OpenAIPolicy("scripted-coder", base_url=srv.base_url), None, store, short,
+                           concurrency=2, executor=ray_ex, on_turn=on_turn)
+            got = trajectories(store, rid)
+    finally:
+        ray_ex.actor_timeout_s = 300.0
+        if stopped:  # Ray may leave the stopped process behind; it is ours to end
+            try:
+                os.kill(stopped["pid"], signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert ray_ex.stats["actors_replaced"] > before["actors_replaced"]
+    assert ray_ex.stats["requeued"] > before["requeued"]
+    assert ray_ex.refresh_actor_info()[stopped["index"]]["pid"] != stopped["pid"]
+    steps = [("implement", "compile_error"), ("repair", "incorrect")]  # then the repair budget is spent
+    assert {k: v[0] for k, v in got.items()} == {("relu", 0): steps, ("relu_b", 0): steps}
+    assert all(v[3] == "done" for v in got.values())
+
+
 def test_local_and_ray_executors_agree(ray_ex, cpu_verifier, tmp_path):
     tasks = [load_task(DATA / "tasks" / "relu.py"), load_task(DATA / "tasks" / "scale_add.py")]
     runs = {}
