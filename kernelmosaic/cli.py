@@ -368,12 +368,13 @@ def generate(
     device, backend, cfg, pol = _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline,
                                              max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
                                              top_p, max_tokens, adapter, concurrency, request_timeout, retries)
+    ex = _executor(executor, device, workers, ray_address)
     try:
         store = Store(store_path)
     except StoreError as e:
+        ex.close()
         _fail_usage(str(e))
     total = len(task_list) * samples
-    ex = _executor(executor, device, workers, ray_address, store)
     with store, ex, Progress(
         TextColumn("[bold]generate[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
         TimeElapsedColumn(), console=out,
@@ -413,14 +414,13 @@ def generate(
         raise typer.Exit(1)
 
 
-def _executor(kind, device, workers, ray_address, store):
+def _executor(kind, device, workers, ray_address):
     """The executor for --executor/--ray-address (kernelmosaic.scale); exit 2 when it cannot start."""
     from .scale import RayUnavailable, make_executor
 
     try:
         return make_executor(kind, device=device, workers=workers, ray_address=ray_address)
     except (ValueError, RayUnavailable, RuntimeError) as e:
-        store.close()
         _fail_usage(str(e))
 
 
