@@ -74,7 +74,7 @@ def main() -> None:
     ap.add_argument("--kernelbench", default=os.environ.get("KERNELBENCH_DIR"))
     ap.add_argument("--device", default="cuda", choices=("cuda", "cpu"))
     ap.add_argument("--lanes", default="1,2", help="Lane (GPU) counts to measure, in order.")
-    ap.add_argument("--repeat", type=int, default=4, help="Times each kernel is verified per configuration.")
+    ap.add_argument("--repeat", type=int, default=3, help="Times each kernel is verified per configuration.")
     ap.add_argument("--force", action="store_true", help="Measure again configurations already in the output.")
     ap.add_argument("--cache-dir", default=str(Path(tempfile.gettempdir()) / "kmosaic-scale-cache"),
                     help="Verifier cache (eager baselines, ceilings, builds); kept out of --out.")

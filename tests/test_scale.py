@@ -80,14 +80,18 @@ def test_ray_generate_survives_a_killed_actor_and_a_killed_episode_worker(ray_ex
     killed: dict = {}
     actor0 = ray_ex.actors()[0]["pid"]
 
+    seen: dict = {}
+
     def on_turn(ep_id, turn):
-        # first turn in: SIGKILL a verification actor; then the worker process of another
-        # running episode (mid-episode, its committed turns are in the store)
+        # first turn in: SIGKILL a verification actor; then the worker process of a running
+        # relu episode with at least 2 turns still to make (its committed turns are in the store)
+        seen[ep_id] = seen.get(ep_id, 0) + 1
         if "actor" not in killed:
             os.kill(actor0, signal.SIGKILL)
             killed["actor"] = actor0
         elif "episode" not in killed:
-            others = {e: i for e, i in ray_ex.in_flight().items() if e != ep_id and i.get("pid")}
+            others = {e: i for e, i in ray_ex.in_flight().items()
+                      if e != ep_id and "/relu" in e and seen.get(e, 0) <= 1 and i.get("pid")}
             if others:
                 ep, info = sorted(others.items())[0]
                 os.kill(info["pid"], signal.SIGKILL)
@@ -123,14 +127,16 @@ def test_an_actor_that_stops_answering_is_replaced(ray_ex, tmp_path):
     stopped: dict = {}
 
     def on_turn(ep_id, turn):
+        # stop the actor of the episode that just made its first turn: its second turn's
+        # verification is bound to wait on it
         if not stopped:
-            victim = next(i for i in ray_ex.actors() if i["load"] > 0)
+            victim = ray_ex.actors()[ray_ex.in_flight()[ep_id]["actor"]]
             os.kill(victim["pid"], signal.SIGSTOP)
             stopped.update(victim)
 
     ray_ex.actor_timeout_s, before = 6.0, dict(ray_ex.stats, lost=list(ray_ex.stats["lost"]))
     try:
-        with ScriptedServer(SCRIPTS) as srv, Store(tmp_path / "run.db") as store:
+        with ScriptedServer(SCRIPTS, delay_s=0.5) as srv, Store(tmp_path / "run.db") as store:
             short = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=0, timing=FAST_TIMING)
             rid = generate(tasks, OpenAIPolicy("scripted-coder", base_url=srv.base_url), None, store, short,
                            concurrency=2, executor=ray_ex, on_turn=on_turn)

@@ -12,8 +12,9 @@ the only writer to the store. Remote code returns plain values:
   controller commits the turn, so a turn is in the store moments after it is made.
 * **Backpressure.** At most ``concurrency`` episodes are in flight, and each makes one LLM
   request or one verification at a time: the endpoint never sees more than
-  ``concurrency`` requests, and an actor never holds more than ``actor_concurrency``
-  verifications (its GPU runs one at a time; the rest wait or build on the CPU).
+  ``concurrency`` requests, and the verifications queued anywhere never exceed it. An
+  actor works on at most ``actor_concurrency`` of them at once (its GPU runs one at a
+  time; the others wait for it or build on the CPU); the rest wait in its Ray queue.
 * **Failures.** An actor whose process dies is restarted by Ray in place and its
   verifications are retried there. An actor that stops answering (its node is gone and
   it cannot be rescheduled) is killed and replaced. An episode whose task is lost (its
@@ -61,9 +62,6 @@ class VerifierActor:
 
         return {"pid": os.getpid(), "host": socket.gethostname(), "node": ray.get_runtime_context().get_node_id(),
                 "lanes": len(self.verifier.pool), "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}
-
-    def ping(self) -> bool:
-        return True
 
     def close(self) -> None:
         self.verifier.close()
@@ -176,7 +174,7 @@ class RayExecutor(Executor):
         address: str | None = None,
         actors: int | None = None,
         cpus_per_actor: int = 1,
-        actor_concurrency: int = 4,
+        actor_concurrency: int = 8,
         verifier_options: dict | None = None,
         episode_cpus: float = 0.0,
         max_attempts: int = 3,
@@ -280,12 +278,12 @@ class RayExecutor(Executor):
         for s in self._slots:
             if s.ping_ref is None:
                 if now - s.last_ok >= min(5.0, self.actor_timeout_s / 2):
-                    s.ping_ref, s.ping_sent = s.handle.ping.remote(), now
+                    s.ping_ref, s.ping_sent = s.handle.info.remote(), now
                 continue
             done, _ = ray.wait([s.ping_ref], timeout=0)
             if done:
                 try:
-                    ray.get(s.ping_ref)
+                    s.info = ray.get(s.ping_ref)
                     s.last_ok, s.ping_ref = now, None
                     continue
                 except ray.exceptions.RayError:
@@ -304,7 +302,8 @@ class RayExecutor(Executor):
         self.stats["actors_replaced"] += 1
 
     def _pick(self) -> _Slot:
-        return min(self._slots, key=lambda s: (s.load, s.index))
+        # an actor that has answered since its (re)start first, then the least busy
+        return min(self._slots, key=lambda s: (not s.info, s.load, s.index))
 
     # -- verification jobs ---------------------------------------------------------------------
     def verify_many(self, reqs):
@@ -344,7 +343,7 @@ class RayExecutor(Executor):
         todo = deque((task, sample, 0) for task, sample in jobs)
         inflight: dict = {}
         self._inflight = inflight
-        limit = max(1, min(int(concurrency), self.actor_concurrency * len(self._slots)))
+        limit = max(1, int(concurrency))
         try:
             while todo or inflight:
                 self._health()
