@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -389,6 +390,8 @@ class RayExecutor(Executor):
 
     def _lost(self, store, a: _Attempt, error: BaseException, todo: deque, on_episode) -> None:
         msg = _first_line(error)
+        # until its actor answers a ping again, new work goes to the others (it may be gone)
+        a.slot.info = {}
         self.stats["lost"].append({"episode_id": a.episode_id, "attempt": a.tries + 1, "error": msg})
         if a.tries + 1 >= self.max_attempts:
             err = f"lost its Ray worker {a.tries + 1} times; last: {msg}"
@@ -449,5 +452,5 @@ def _ready(ray, inflight: dict) -> list:
 
 
 def _first_line(e: BaseException) -> str:
-    s = str(e).strip().splitlines()
+    s = re.sub(r"\x1b\[[0-9;]*m", "", str(e)).strip().splitlines()  # Ray colours its task names
     return f"{type(e).__name__}: {s[0] if s else ''}"[:500]
