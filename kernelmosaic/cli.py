@@ -350,7 +350,9 @@ def generate(
     timing: bool = typer.Option(True, "--timing/--no-timing"),
     compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
     request_timeout: float = typer.Option(600.0), retries: int = typer.Option(4),
-    workers: Optional[int] = typer.Option(None, help="Verifier lanes (default: one per GPU, or one per CPU core)."),
+    workers: Optional[int] = typer.Option(None, help="Verifier lanes, or Ray verification actors (default: one per GPU, or one per CPU core)."),
+    executor: str = typer.Option("local", help="local (this machine) | ray (a Ray cluster; see docs/scale.md)."),
+    ray_address: Optional[str] = typer.Option(None, help="Join this Ray cluster (auto, or HOST:PORT) instead of starting a local one."),
     kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR"),
 ) -> None:
     """Many episodes, committed turn by turn to a store; rerun with --run-id to resume."""
@@ -358,7 +360,6 @@ def generate(
 
     from .agent import generate as run_generate
     from .data import Store, StoreError
-    from .verify import Verifier
 
     try:
         task_list = _load_task_set(tasks, kernelbench)
@@ -367,12 +368,14 @@ def generate(
     device, backend, cfg, pol = _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline,
                                              max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
                                              top_p, max_tokens, adapter, concurrency, request_timeout, retries)
+    ex = _executor(executor, device, workers, ray_address)
     try:
         store = Store(store_path)
     except StoreError as e:
+        ex.close()
         _fail_usage(str(e))
     total = len(task_list) * samples
-    with store, Verifier(device=device, workers=workers) as v, Progress(
+    with store, ex, Progress(
         TextColumn("[bold]generate[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
         TimeElapsedColumn(), console=out,
     ) as prog:
@@ -393,9 +396,9 @@ def generate(
             prog.update(bar, status=f"{counts['turns']} turns, {counts['correct']} correct, {counts['failed']} failed")
 
         try:
-            rid = run_generate(task_list, pol, v, store, cfg, run_id=run_id, samples=samples, concurrency=concurrency,
-                               task_set=tasks, on_turn=on_turn, on_episode=on_episode)
-        except StoreError as e:
+            rid = run_generate(task_list, pol, None, store, cfg, run_id=run_id, samples=samples, concurrency=concurrency,
+                               task_set=tasks, on_turn=on_turn, on_episode=on_episode, executor=ex)
+        except (StoreError, ValueError) as e:
             _fail_usage(str(e))
         done_before = total - prog.tasks[0].completed
         if done_before:
@@ -477,6 +480,16 @@ def bench(
     if failed:
         err.print(f"[bold red]{failed} episode(s) failed[/]; rerun the same command to retry them")
         raise typer.Exit(1)
+
+
+def _executor(kind, device, workers, ray_address):
+    """The executor for --executor/--ray-address (kernelmosaic.scale); exit 2 when it cannot start."""
+    from .scale import RayUnavailable, make_executor
+
+    try:
+        return make_executor(kind, device=device, workers=workers, ray_address=ray_address)
+    except (ValueError, RayUnavailable, RuntimeError) as e:
+        _fail_usage(str(e))
 
 
 @app.command("export")

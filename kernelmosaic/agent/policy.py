@@ -78,6 +78,13 @@ class OpenAIPolicy:
                              timeout=timeout_s, max_retries=retries)
         self._slots = threading.BoundedSemaphore(max(1, concurrency))
         self.extra_body = extra_body or {}
+        self._init_kw = dict(base_url=str(self.client.base_url), api_key=key, sampling=self.sampling, timeout_s=timeout_s,
+                             retries=retries, concurrency=concurrency, extra_body=self.extra_body)
+
+    def __reduce__(self):
+        # the client holds sockets and locks: a copy sent to another process (a Ray task)
+        # builds its own client from the same settings
+        return (_rebuild_openai_policy, (self.model, self._init_kw))
 
     def complete(self, messages: Messages) -> Completion:
         import openai
@@ -108,6 +115,10 @@ class OpenAIPolicy:
                      "total_tokens": r.usage.total_tokens or 0}
         return Completion(text=choice.message.content or "", usage=usage, latency_s=time.perf_counter() - t0,
                           finish_reason=choice.finish_reason)
+
+
+def _rebuild_openai_policy(model: str, kw: dict) -> "OpenAIPolicy":
+    return OpenAIPolicy(model, **kw)
 
 
 def _short(s: str, n: int = 300) -> str:
