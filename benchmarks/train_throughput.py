@@ -14,11 +14,15 @@ assistant's (only those tokens carry loss, like assistant-only loss on our expor
 
 Modes (same LoRA: r=16, alpha=32, all linear layers, no dropout; same max_length):
   trl_default: SFTConfig defaults -- 8 rows per batch padded to the longest, gradient
-               checkpointing on, SDPA attention (the model's default), no packing.
+               checkpointing on, SDPA attention (the model's default), no packing, data loading
+               in the main process. Only max_length differs from TRL's 1024, so both modes train
+               on the same tokens.
   tuned:       best-fit-decreasing packing, padding-free batches (--tuned-rows rows of
                --max-length, flattened), PyTorch's FlashAttention-2 varlen kernel
-               (kernelmosaic.train.attention), no gradient checkpointing.
-TRL 1.16's fused LM head (chunked cross-entropy, no full logits) is on in both: it is TRL's default.
+               (kernelmosaic.train.attention), no gradient checkpointing, 2 data-loader workers.
+  tuned_liger: tuned plus liger-kernel's Triton RMSNorm, SwiGLU and RoPE (run when liger-kernel is
+               installed; skipped otherwise).
+TRL 1.16's fused LM head (chunked cross-entropy, no full logits) is on in all: it is TRL's default.
 
 FLOP convention (MFU = model FLOP/s / (989e12 x GPUs), H200 dense bf16 peak):
   per trained (non-padding) token: 4 * N_linear       (LoRA: forward 2N + input-gradient 2N; the
@@ -47,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 H200_PEAK_BF16 = 989e12
-MODES = ("trl_default", "tuned")
+MODES = ("trl_default", "tuned", "tuned_liger")
 QWEN3_8B = dict(model_type="qwen3", vocab_size=151936, hidden_size=4096, intermediate_size=12288,
                 num_hidden_layers=36, num_attention_heads=32, num_key_value_heads=8, head_dim=128,
                 max_position_embeddings=40960, rope_theta=1000000.0, rms_norm_eps=1e-6, tie_word_embeddings=False)
@@ -111,40 +115,36 @@ def varlen_check() -> dict:
 
 
 class Timer:
-    """A TrainerCallback: wall time and trained tokens per optimizer step (after warm-up)."""
+    """A TrainerCallback: wall time and trained tokens per optimizer step. A step's time runs from
+    the end of the previous step to the end of this one, so data loading and the optimizer count."""
 
-    def __init__(self, warmup: int, budget_s: float):
-        self.warmup, self.budget_s = warmup, budget_s
+    def __init__(self, budget_s: float, min_steps: int):
+        self.budget_s, self.min_steps = budget_s, min_steps
         self.trainer = None
         self.steps: list[dict] = []
-        self._t0 = self._tok0 = None
-        self._start = None
+        self._last_t = self._last_tok = self._start = None
 
     def make(self):
+        import torch
         from transformers import TrainerCallback
 
         timer = self
 
-        class _CB(TrainerCallback):
-            def on_step_begin(self, args, state, control, **kw):
-                import torch
+        def now():
+            if torch.cuda.is_available():
+                torch.cuda.synchronize()
+            return time.perf_counter()
 
-                if torch.cuda.is_available():
-                    torch.cuda.synchronize()
-                timer._t0 = time.perf_counter()
-                timer._tok0 = timer.trainer._total_train_tokens
-                if timer._start is None:
-                    timer._start = timer._t0
+        class _CB(TrainerCallback):
+            def on_train_begin(self, args, state, control, **kw):
+                timer._start = timer._last_t = now()
+                timer._last_tok = timer.trainer._total_train_tokens
 
             def on_step_end(self, args, state, control, **kw):
-                import torch
-
-                if torch.cuda.is_available():
-                    torch.cuda.synchronize()
-                t = time.perf_counter()
-                timer.steps.append({"step": state.global_step, "s": t - timer._t0,
-                                    "tokens": timer.trainer._total_train_tokens - timer._tok0})
-                if t - timer._start > timer.budget_s and len(timer.steps) > timer.warmup + 2:
+                t, tok = now(), timer.trainer._total_train_tokens  # TRL's count: non-padding tokens, all ranks
+                timer.steps.append({"step": state.global_step, "s": t - timer._last_t, "tokens": tok - timer._last_tok})
+                timer._last_t, timer._last_tok = t, tok
+                if t - timer._start > timer.budget_s and len(timer.steps) >= timer.min_steps:
                     control.should_training_stop = True
 
         return _CB()
@@ -171,7 +171,16 @@ def run_mode(args) -> dict:
     lens = [len(r["input_ids"]) for r in rows]
     ctx = sum(L * (L + 1) / 2 for L in lens) / sum(lens)
 
-    tuned = args.mode == "tuned"
+    tuned = args.mode.startswith("tuned")
+    liger = None
+    if args.mode == "tuned_liger":
+        try:
+            import liger_kernel
+
+            liger = getattr(liger_kernel, "__version__", None) or "installed"
+        except ImportError:
+            print("tuned_liger: liger-kernel is not installed; skipped", file=sys.stderr)
+            return {}
     check = None
     attn = "sdpa"
     if tuned and cuda:
@@ -185,24 +194,30 @@ def run_mode(args) -> dict:
     model = build_random_model(model_cfg, None, dtype="bfloat16" if cuda else "float32", attn_implementation=attn,
                                device=f"cuda:{local}" if cuda else "cpu")
     model.config.pad_token_id = tok.pad_token_id
+    if liger:
+        # Liger's Triton RMSNorm, SwiGLU and RoPE; the LM head stays TRL's fused one
+        from liger_kernel.transformers import apply_liger_kernel_to_qwen3
+
+        apply_liger_kernel_to_qwen3(rope=True, rms_norm=True, swiglu=True, cross_entropy=False,
+                                    fused_linear_cross_entropy=False, model=model)
     model_init_s = time.perf_counter() - t_model
     n_linear = count_linear(model)
 
     common = dict(output_dir=str(Path(args.out) / f"_trainer_{args.mode}_{world}"), max_length=args.max_length,
                   max_steps=args.warmup + args.steps, report_to="none", save_strategy="no", logging_steps=10 ** 6,
-                  dataloader_num_workers=2 if cuda else 0, seed=0, disable_tqdm=rank != 0,
+                  seed=0, disable_tqdm=rank != 0,
                   ddp_find_unused_parameters=False)
     if not cuda:
         common.update(use_cpu=True, bf16=False)
     if tuned:
         sft = SFTConfig(**common, packing=True, packing_strategy="bfd", per_device_train_batch_size=args.tuned_rows,
-                        gradient_checkpointing=args.tuned_gc)
+                        gradient_checkpointing=args.tuned_gc, dataloader_num_workers=2 if cuda else 0)
     else:
         sft = SFTConfig(**common)  # batch 8, padding, gradient checkpointing on: TRL's defaults
     lora = LoraConfig(r=16, lora_alpha=32, lora_dropout=0.0, target_modules="all-linear", task_type="CAUSAL_LM")
     trainer = SFTTrainer(model=model, args=sft, train_dataset=Dataset.from_list(rows), processing_class=tok,
                          peft_config=lora)
-    timer = Timer(args.warmup, args.budget_s)
+    timer = Timer(args.budget_s, args.warmup + 3)
     timer.trainer = trainer
     trainer.add_callback(timer.make())
     if cuda:
@@ -229,7 +244,8 @@ def run_mode(args) -> dict:
         "settings": {
             "attn_implementation": attn, "packing": sft.packing, "padding_free": bool(sft.packing or sft.padding_free),
             "per_device_train_batch_size": sft.per_device_train_batch_size, "max_length": sft.max_length,
-            "gradient_checkpointing": sft.gradient_checkpointing, "bf16": sft.bf16,
+            "gradient_checkpointing": sft.gradient_checkpointing, "bf16": sft.bf16, "liger_kernel": liger,
+            "dataloader_num_workers": sft.dataloader_num_workers,
             "lora": {"r": 16, "alpha": 32, "dropout": 0.0, "target_modules": "all-linear"},
         },
         "varlen_check": check,
@@ -269,14 +285,16 @@ def summarize(out: Path) -> dict:
     s: dict = {"results": {k: {f: v.get(f) for f in ("tokens_per_s", "tokens_per_s_per_gpu", "mfu", "peak_mem_gib",
                                                          "step_s_median", "measured_steps", "error", "settings")}
                            for k, v in res.items()}}
-    base, tuned = res.get("trl_default_1gpu"), res.get("tuned_1gpu")
-    if base and tuned and base["tokens_per_s"]:
-        s["speedup_tuned_vs_trl_default"] = tuned["tokens_per_s"] / base["tokens_per_s"]
-    ddp = [v for k, v in res.items() if k.startswith("tuned_") and v["world_size"] > 1]
-    if tuned and ddp and tuned["tokens_per_s"]:
-        d = ddp[0]
-        s["scaling"] = {"gpus": d["world_size"], "tokens_per_s": d["tokens_per_s"],
-                        "efficiency": d["tokens_per_s"] / (d["world_size"] * tuned["tokens_per_s"])}
+    base = res.get("trl_default_1gpu")
+    for mode in MODES[1:]:
+        tuned = res.get(f"{mode}_1gpu")
+        if base and tuned and base["tokens_per_s"]:
+            s[f"speedup_{mode}_vs_trl_default"] = tuned["tokens_per_s"] / base["tokens_per_s"]
+        ddp = [v for k, v in res.items() if v["mode"] == mode and v["world_size"] > 1]
+        if tuned and ddp and tuned["tokens_per_s"]:
+            d = ddp[0]
+            s[f"scaling_{mode}"] = {"gpus": d["world_size"], "tokens_per_s": d["tokens_per_s"],
+                                    "efficiency": d["tokens_per_s"] / (d["world_size"] * tuned["tokens_per_s"])}
     any_res = next(iter(res.values()), None)
     if any_res:
         s["flop_convention"] = any_res["flop_convention"]
@@ -289,10 +307,13 @@ def summarize(out: Path) -> dict:
         step = "-" if v["step_s_median"] is None else f"{v['step_s_median']:.3f}"
         lines.append(f"| {k} | {v['tokens_per_s']:.0f} | {v['tokens_per_s_per_gpu']:.0f} | {mfu} | {mem} | {step} |"
                      + (f" error: {v['error']}" if v["error"] else ""))
-    if "speedup_tuned_vs_trl_default" in s:
-        lines.append(f"\ntuned / TRL defaults: {s['speedup_tuned_vs_trl_default']:.2f}x tokens/s")
-    if "scaling" in s:
-        lines.append(f"DDP on {s['scaling']['gpus']} GPUs: scaling efficiency {100 * s['scaling']['efficiency']:.1f} %")
+    lines.append("")
+    for mode in MODES[1:]:
+        if f"speedup_{mode}_vs_trl_default" in s:
+            lines.append(f"{mode} / trl_default: {s[f'speedup_{mode}_vs_trl_default']:.2f}x tokens/s")
+        if f"scaling_{mode}" in s:
+            sc = s[f"scaling_{mode}"]
+            lines.append(f"{mode}, DDP on {sc['gpus']} GPUs: scaling efficiency {100 * sc['efficiency']:.1f} %")
     (out / "summary.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return s
@@ -302,10 +323,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="Folder for the JSON results and summary.")
     ap.add_argument("--mode", choices=MODES, help="Run one mode in this process (the default runs each in a fresh one).")
-    ap.add_argument("--ddp", type=int, default=0, help="Also run tuned with DDP on this many GPUs (accelerate launch), "
-                                                       "after tuned on one; skips trl_default.")
+    ap.add_argument("--ddp", type=int, default=0, help="Run --ddp-mode on one GPU, then with DDP on this many "
+                                                       "(accelerate launch); skips the other modes.")
+    ap.add_argument("--ddp-mode", choices=MODES[1:], default="tuned")
     ap.add_argument("--tiny", action="store_true", help="A tiny model on the CPU: checks the script, measures nothing.")
-    ap.add_argument("--steps", type=int, default=20, help="Measured optimizer steps per mode.")
+    ap.add_argument("--steps", type=int, default=30, help="Measured optimizer steps per mode.")
     ap.add_argument("--warmup", type=int, default=3, help="Unmeasured steps first.")
     ap.add_argument("--budget-s", type=float, default=150.0, help="Stop a mode's training after this many seconds.")
     ap.add_argument("--max-length", type=int, default=4096)
@@ -330,10 +352,10 @@ def main() -> None:
     script = str(Path(__file__).resolve())
     if args.ddp > 1:
         one_gpu = {**env, "CUDA_VISIBLE_DEVICES": env.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0]}
-        runs = [([sys.executable, script, *passthrough, "--mode", "tuned"], one_gpu),
+        runs = [([sys.executable, script, *passthrough, "--mode", args.ddp_mode], one_gpu),
                 ([sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", str(args.ddp),
                   "--num_machines", "1", "--mixed_precision", "bf16", "--dynamo_backend", "no",
-                  script, *passthrough, "--mode", "tuned"], env)]
+                  script, *passthrough, "--mode", args.ddp_mode], env)]
     else:
         runs = [([sys.executable, script, *passthrough, "--mode", m], env) for m in MODES]
     for cmd, run_env in runs:

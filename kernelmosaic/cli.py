@@ -457,8 +457,8 @@ def train_cmd(
 
     try:
         res = run_train(config, resume=str(resume_from) if resume_from else resume, overrides=set_)
-    except ValueError as e:  # ConfigError and bad SFTConfig values
-        _fail_usage(str(e))
+    except (ValueError, TypeError) as e:  # ConfigError and bad SFTConfig values
+        _fail_usage(" ".join(str(e).split())[:600])
     except ImportError as e:
         _fail_usage(f"train needs trl, peft and datasets: pip install 'kernelmosaic[train]' ({e})")
     except OSError as e:  # a model or tokenizer that cannot be found or read

@@ -7,7 +7,8 @@ SDPA on a packed row would need a dense block-diagonal mask and would compute ev
 
 ``register()`` adds it to transformers' ``AttentionInterface`` as ``"torch_varlen"``. Its mask
 function is FlashAttention's (no 4D mask is built). A batch without ``cu_seq_lens`` (generation,
-an unpacked eval batch) falls back to transformers' SDPA with the mask it would have built.
+an unpacked eval batch, the CPU) falls back to transformers' SDPA, with a block-diagonal causal
+mask when the position ids show packed sequences.
 """
 
 from __future__ import annotations
@@ -40,9 +41,18 @@ def _varlen_kwargs() -> tuple[dict, bool]:
 
 
 def _sdpa_fallback(module, query, key, value, attention_mask, **kwargs):
+    import torch
     from transformers.integrations.sdpa_attention import sdpa_attention_forward
     from transformers.masking_utils import sdpa_mask
 
+    pos = kwargs.get("position_ids")
+    if attention_mask is None and pos is not None and pos.shape[-1] == query.shape[2] == key.shape[2]:
+        # packed rows without cu_seq_lens: a new sequence starts wherever the position does not go up by one
+        pos = pos.expand(query.shape[0], -1)
+        seq = (torch.diff(pos, prepend=pos[:, :1] - 1, dim=-1) != 1).cumsum(-1)
+        if bool((seq[:, -1] > 0).any()):
+            causal = torch.ones(pos.shape[-1], pos.shape[-1], dtype=torch.bool, device=query.device).tril()
+            attention_mask = (seq[:, None, :, None] == seq[:, None, None, :]) & causal
     if attention_mask is not None and attention_mask.ndim == 2:
         # the flash-style mask function hands over the 2D padding mask; SDPA needs the 4D one
         b, q_len, kv_len = query.shape[0], query.shape[2], key.shape[2]

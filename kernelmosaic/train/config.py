@@ -127,6 +127,16 @@ def _resolve(base: Path, p: str | None) -> str | None:
     return os.path.normpath(q if q.is_absolute() else (base / q))
 
 
+def _number(v: Any) -> Any:
+    """YAML 1.1 reads 1e-4 (no dot) as a string; numbers are what SFTConfig wants."""
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return v
+    return v
+
+
 def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = None) -> TrainConfig:
     if not isinstance(raw, dict):
         raise ConfigError("the config must be a YAML mapping")
@@ -142,6 +152,7 @@ def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = 
     sft = raw.get("sft") or {}
     if not isinstance(sft, dict):
         raise ConfigError("'sft' must be a mapping of trl.SFTConfig fields")
+    sft = {k: _number(v) for k, v in sft.items()}
 
     if bool(model.name_or_path) == bool(model.random_init):
         raise ConfigError("model: give exactly one of name_or_path or random_init")
@@ -209,7 +220,7 @@ def parse_overrides(items: list[str] | None) -> dict[str, Any]:
         if not sep or not key.strip():
             raise ConfigError(f"--set {item!r}: expected KEY=VALUE (e.g. sft.max_steps=5)")
         try:
-            out[key.strip()] = yaml.safe_load(val)
+            out[key.strip()] = _number(yaml.safe_load(val))
         except yaml.YAMLError:
             out[key.strip()] = val
     return out

@@ -29,6 +29,7 @@ from .config import SFT_DEFAULTS, ConfigError, TrainConfig
 
 log = logging.getLogger(__name__)
 
+BASE_DIR = "base"  # random-init runs only
 FINAL_DIR = "final"
 MERGED_DIR = "merged"
 SUMMARY = "train_summary.json"
@@ -94,19 +95,30 @@ def _load_tokenizer(cfg: TrainConfig):
     return tok
 
 
-def _load_model(cfg: TrainConfig, tokenizer, attn: str | None, device: str):
+def _load_model(cfg: TrainConfig, tokenizer, attn: str | None, is_main: bool):
+    """The base model. A random-init base is saved to OUTPUT_DIR/base on first use and loaded from
+    there afterwards, so the adapter has a base on disk and a resumed run trains the same weights."""
     import torch
     from transformers import AutoModelForCausalLM
 
     from .tiny import build_random_model
 
-    if cfg.model.random_init is not None:
-        return build_random_model(cfg.model.random_init, tokenizer, dtype=cfg.model.dtype, attn_implementation=attn,
-                                  device=None, seed=int(cfg.sft.get("seed", SFT_DEFAULTS["seed"])))
     kw = {"dtype": getattr(torch, cfg.model.dtype), "trust_remote_code": cfg.model.trust_remote_code}
     if attn:
         kw["attn_implementation"] = attn
-    return AutoModelForCausalLM.from_pretrained(cfg.model.name_or_path, **kw)
+    if cfg.model.random_init is None:
+        return AutoModelForCausalLM.from_pretrained(cfg.model.name_or_path, **kw)
+    base = Path(cfg.output_dir) / BASE_DIR
+    if (base / "config.json").is_file():
+        return AutoModelForCausalLM.from_pretrained(str(base), **kw)
+    model = build_random_model(cfg.model.random_init, tokenizer, dtype=cfg.model.dtype, attn_implementation=attn,
+                               seed=int(cfg.sft.get("seed", SFT_DEFAULTS["seed"])))
+    if is_main:
+        model.save_pretrained(str(base))
+        tokenizer.save_pretrained(str(base))
+    # PEFT records it as the adapter's base_model_name_or_path
+    model.config._name_or_path = model.name_or_path = str(base)
+    return model
 
 
 def _model_config(cfg: TrainConfig):
@@ -150,10 +162,6 @@ def build_sft_config(cfg: TrainConfig, *, packing: bool, has_eval: bool, device:
     if not has_eval:
         kw["eval_strategy"] = "no"
     kw.update(cfg.sft)
-    names = {f.name for f in dataclasses.fields(SFTConfig)}
-    unknown = sorted(set(cfg.sft) - names)
-    if unknown:
-        raise ConfigError(f"unknown sft field(s): {', '.join(unknown)} (see trl.SFTConfig)")
     if "tensorboard" in (kw.get("report_to") or []):
         try:
             import tensorboard  # noqa: F401
@@ -178,8 +186,15 @@ def _device(cfg: TrainConfig) -> str:
 
 def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
     """Run SFT per ``cfg``. ``resume``: True for the latest checkpoint in output_dir, or a checkpoint path."""
-    from trl import SFTTrainer
+    for f in (cfg.train_file, cfg.validation_file):
+        if f is not None and not f.is_file():  # checked before the heavy imports
+            raise ConfigError(f"data file {f} does not exist (run `kmosaic export` first)")
+    from trl import SFTConfig, SFTTrainer
 
+    names = {f.name for f in dataclasses.fields(SFTConfig)}
+    unknown = sorted(set(cfg.sft) - names)
+    if unknown:  # before any data or model is loaded
+        raise ConfigError(f"unknown sft field(s): {', '.join(unknown)} (see trl.SFTConfig)")
     device = _device(cfg)
     train_ds = load_messages(cfg.train_file)
     val_file = cfg.validation_file
@@ -200,7 +215,7 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
         if not Path(resume_from).is_dir():
             raise ConfigError(f"checkpoint {resume_from} does not exist")
 
-    model = _load_model(cfg, tokenizer, attn, device)
+    model = _load_model(cfg, tokenizer, attn, is_main=int(os.environ.get("RANK", "0")) == 0)
     peft_config = None
     if cfg.lora is not None:
         from peft import LoraConfig
