@@ -140,6 +140,12 @@ def test_packed_rows_do_not_attend_across_sequences():
             la, lb = m(a).logits, m(b).logits
             lp = m(packed, position_ids=pos, use_cache=False).logits
         assert torch.allclose(lp[0, :30], la[0], atol=1e-5) and torch.allclose(lp[0, 30:], lb[0], atol=1e-5), attn
+        # a right-padded batch: the real tokens of the short row match the row run alone
+        mask = torch.ones(2, 30, dtype=torch.long)
+        mask[1, 20:] = 0
+        with torch.no_grad():
+            lpad = m(torch.cat([a, torch.cat([b, a[:, :10]], 1)]), attention_mask=mask, use_cache=False).logits
+        assert torch.allclose(lpad[1, :20], lb[0], atol=1e-5), attn
 
 
 def test_packing_decision_follows_the_architecture():

@@ -43,7 +43,6 @@ def _varlen_kwargs() -> tuple[dict, bool]:
 def _sdpa_fallback(module, query, key, value, attention_mask, **kwargs):
     import torch
     from transformers.integrations.sdpa_attention import sdpa_attention_forward
-    from transformers.masking_utils import sdpa_mask
 
     pos = kwargs.get("position_ids")
     if attention_mask is None and pos is not None and pos.shape[-1] == query.shape[2] == key.shape[2]:
@@ -54,17 +53,18 @@ def _sdpa_fallback(module, query, key, value, attention_mask, **kwargs):
             causal = torch.ones(pos.shape[-1], pos.shape[-1], dtype=torch.bool, device=query.device).tril()
             attention_mask = (seq[:, None, :, None] == seq[:, None, None, :]) & causal
     if attention_mask is not None and attention_mask.ndim == 2:
-        # the flash-style mask function hands over the 2D padding mask; SDPA needs the 4D one
-        b, q_len, kv_len = query.shape[0], query.shape[2], key.shape[2]
-        attention_mask = sdpa_mask(batch_size=b, cache_position=None, q_length=q_len, kv_length=kv_len,
-                                   attention_mask=attention_mask, allow_is_causal_skip=False)
+        # the flash-style mask function hands over the 2D padding mask; SDPA needs a 4D one
+        q_len, kv_len = query.shape[2], key.shape[2]
+        causal = torch.ones(q_len, kv_len, dtype=torch.bool, device=query.device).tril(kv_len - q_len)
+        attention_mask = causal & attention_mask[:, None, None, -kv_len:].to(device=query.device, dtype=torch.bool)
     return sdpa_attention_forward(module, query, key, value, attention_mask, **kwargs)
 
 
 def varlen_attention_forward(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
     """transformers attention signature: q/k/v are [batch, heads, seq, dim]; returns ([batch, seq, heads, dim], None)."""
     cu_q, cu_k = kwargs.get("cu_seq_lens_q"), kwargs.get("cu_seq_lens_k")
-    if cu_q is None or query.shape[0] != 1 or not query.is_cuda:
+    # the kernel does plain causal attention: anything else (sliding window, dropout) goes to SDPA
+    if cu_q is None or query.shape[0] != 1 or not query.is_cuda or kwargs.get("sliding_window") or dropout:
         return _sdpa_fallback(module, query, key, value, attention_mask, scaling=scaling, dropout=dropout, **kwargs)
     import torch
     from torch.nn.attention.varlen import varlen_attn
