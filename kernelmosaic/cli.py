@@ -463,7 +463,8 @@ def train_cmd(
         _fail_usage(f"train needs trl, peft and datasets: pip install 'kernelmosaic[train]' ({e})")
     except OSError as e:  # a model or tokenizer that cannot be found or read
         _fail_usage(" ".join(str(e).split())[:400])
-    out.print(json.dumps(res, default=str), highlight=False)
+    if res is not None:  # rank 0 of a multi-process launch speaks for all
+        out.print(json.dumps(res, default=str), highlight=False)
 
 
 @app.command()

@@ -125,6 +125,21 @@ def test_resume_from_the_latest_checkpoint_through_the_cli(trained):
     assert steps[:12] == list(range(1, 13)) and steps[-2:] == [13, 14]  # continued, not restarted
 
 
+def test_two_process_launch_trains_and_rank_0_saves(exports, tmp_path):
+    """The multi-GPU path (DDP under a launcher) with 2 CPU processes over gloo."""
+    out = tmp_path / "ddp"
+    r = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "-m", "kernelmosaic.cli",
+                        "train", str(CONFIG), "--set", f"data.path={exports['iterative'].paths['train'].parent}",
+                        "--set", f"output_dir={out}", "--set", "sft.max_steps=2", "--set", "sft.report_to=none"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    summaries = [json.loads(line) for line in r.stdout.splitlines() if line.startswith('{"output_dir"')]
+    assert len(summaries) == 1 and summaries[0]["merged"] == str(out / "merged")  # rank 0 only
+    state = json.loads((out / "checkpoint-2" / "trainer_state.json").read_text())
+    assert state["global_step"] == 2
+    assert (out / "final" / "adapter_model.safetensors").is_file() and (out / "merged" / "model.safetensors").is_file()
+
+
 def test_packed_rows_do_not_attend_across_sequences():
     import torch
 

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
 from .config import load_config, parse_overrides
 
 
-def run_train(config: str | Path, *, resume: bool | str = False, overrides: list[str] | None = None) -> dict[str, Any]:
-    """Load the config, train, and return a short summary (paths, losses) for the terminal."""
+def run_train(config: str | Path, *, resume: bool | str = False, overrides: list[str] | None = None) -> dict[str, Any] | None:
+    """Load the config, train, and return a short summary (paths, losses) for the terminal;
+    None on the other ranks of a multi-process launch."""
     from .sft import train
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     cfg = load_config(config, parse_overrides(overrides))
     res = train(cfg, resume=resume)
+    if int(os.environ.get("RANK", "0")) != 0:
+        return None
     losses = [h["loss"] for h in res.log_history if "loss" in h]
     return {
         "output_dir": str(res.output_dir), "final": str(res.final_dir),

@@ -113,9 +113,11 @@ def _load_model(cfg: TrainConfig, tokenizer, attn: str | None, is_main: bool):
         return AutoModelForCausalLM.from_pretrained(str(base), **kw)
     model = build_random_model(cfg.model.random_init, tokenizer, dtype=cfg.model.dtype, attn_implementation=attn,
                                seed=int(cfg.sft.get("seed", SFT_DEFAULTS["seed"])))
-    if is_main:
-        model.save_pretrained(str(base))
-        tokenizer.save_pretrained(str(base))
+    if is_main:  # written aside and renamed, so another rank never loads half a checkpoint
+        tmp = base.with_name(base.name + ".tmp")
+        model.save_pretrained(str(tmp))
+        tokenizer.save_pretrained(str(tmp))
+        tmp.rename(base)
     # PEFT records it as the adapter's base_model_name_or_path
     model.config._name_or_path = model.name_or_path = str(base)
     return model
