@@ -200,6 +200,12 @@ def test_unknown_sft_fields_are_refused_before_loading_anything(exports, tmp_pat
     assert not any(tmp_path.iterdir())
 
 
+def test_paths_in_the_file_follow_the_file_and_overrides_follow_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = load_config(CONFIG, {"output_dir": "out"})
+    assert cfg.data.path == str(ROOT / "data" / "iterative") and cfg.output_dir == str(tmp_path / "out")
+
+
 def test_cli_reports_bad_input_in_one_line_with_exit_2(exports, tmp_path):
     data = f"data.path={exports['iterative'].paths['train'].parent}"
     for sets, needle in ((["data.path=/nonexistent/export"], "/nonexistent/export/train.parquet does not exist"),

@@ -14,7 +14,8 @@
     merge: true                          # merged model in OUTPUT_DIR/merged (LoRA only)
     sft: {...}                           # any trl.SFTConfig field, over our defaults
 
-Relative paths are resolved against the config file's folder.
+Relative paths in the file are resolved against the file's folder; relative paths given with
+``--set`` against the working directory.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ SFT_DEFAULTS: dict[str, Any] = {
     "seed": 0,
 }
 PACKING = ("auto", True, False)
+_OVERRIDE_PATHS = {"data.path", "data.train", "data.validation", "output_dir", "model.name_or_path", "model.tokenizer"}
 
 
 class ConfigError(ValueError):
@@ -197,6 +199,9 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
         raise ConfigError(f"{path}: not valid YAML ({' '.join(str(e).split())})") from None
     raw = raw or {}
     for key, val in (overrides or {}).items():
+        if key in _OVERRIDE_PATHS and isinstance(val, str) and val != "tiny" and not Path(val).is_absolute() \
+                and (key not in ("model.name_or_path", "model.tokenizer") or Path(val).exists()):
+            val = os.path.abspath(val)  # a path typed on the command line is relative to the working directory
         node = raw
         *parents, leaf = key.split(".")
         for p in parents:
