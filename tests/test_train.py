@@ -109,20 +109,19 @@ def test_adapter_and_merged_model_generate_through_the_transformers_policy(train
     assert (la - lb).abs().max() > 1e-2  # and the adapter learned something
 
 
-def test_resume_from_the_latest_checkpoint_through_the_cli(trained):
+def test_resume_from_the_latest_checkpoint(trained):
     cfg, res = trained
-    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "train", str(CONFIG), "--resume",
-                        "--set", f"data.path={cfg.data.path}", "--set", f"output_dir={cfg.output_dir}",
-                        "--set", "sft.max_steps=14", "--set", "sft.save_steps=6", "--set", "sft.logging_steps=1",
-                        "--set", "sft.learning_rate=1e-2", "--set", "sft.warmup_steps=0", "--set", "sft.report_to=none"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stderr[-3000:]
-    summary = json.loads(r.stdout.strip().splitlines()[-1])
-    assert summary["resumed_from"].endswith("checkpoint-12")
+    more = load_config(CONFIG, {"data.path": cfg.data.path, "output_dir": cfg.output_dir, "sft.max_steps": 14,
+                                "sft.save_steps": 6, "sft.logging_steps": 1, "sft.learning_rate": 1e-2,
+                                "sft.warmup_steps": 0, "sft.report_to": "none"})
+    again = train(more, resume=True)
+    assert again.resumed_from.endswith("checkpoint-12")
     state = json.loads((res.output_dir / "checkpoint-14" / "trainer_state.json").read_text())
     assert state["global_step"] == 14
     steps = [h["step"] for h in state["log_history"] if "loss" in h]
     assert steps[:12] == list(range(1, 13)) and steps[-2:] == [13, 14]  # continued, not restarted
+    with pytest.raises(ConfigError, match="does not exist"):
+        train(more, resume=str(res.output_dir / "checkpoint-99"))
 
 
 def test_two_process_launch_trains_and_rank_0_saves(exports, tmp_path):
