@@ -20,7 +20,7 @@ from kernelmosaic.data import Store  # noqa: E402
 from kernelmosaic.data.export import export  # noqa: E402
 from kernelmosaic.task import load_task  # noqa: E402
 from kernelmosaic.train import ConfigError, decide_packing, load_config, train  # noqa: E402
-from kernelmosaic.train.sft import _fla_available  # noqa: E402
+from kernelmosaic.train.sft import _fla_available, count_over_length  # noqa: E402
 from kernelmosaic.verify import TimingConfig  # noqa: E402
 
 CONFIG = ROOT / "configs" / "train" / "tiny-qwen-cpu.yaml"
@@ -69,11 +69,15 @@ def test_views_load_and_mask_only_assistant_tokens(exports):
         replies = [m["content"] for m in msgs if m["role"] == "assistant"]
         assert trained_text == "".join(r + "<|im_end|>" for r in replies), view
         assert "<|im_start|>user" not in trained_text
+    ds = datasets.load_dataset("parquet", data_files=str(exports["iterative"].paths["train"]), split="train",
+                               cache_dir=str(exports["iterative"].paths["card"].parent / ".hf"))
+    longest = max(len(tok.apply_chat_template(m, tokenize=True, return_dict=True)["input_ids"]) for m in ds["messages"])
+    assert count_over_length(ds, tok, longest) == 0 and count_over_length(ds, tok, longest - 1) >= 1
 
 
 def test_lora_training_loss_falls_on_a_repeated_batch(trained):
     cfg, res = trained
-    assert res.packing and res.attn_implementation == "sdpa"
+    assert res.packing and res.attn_implementation == "sdpa" and res.n_truncated == 0
     losses = [h["loss"] for h in res.log_history if "loss" in h]
     assert len(losses) == 12
     # one training row, so every step sees the same packed batch: the loss must fall steadily

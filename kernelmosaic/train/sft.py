@@ -43,6 +43,7 @@ class TrainResult:
     packing: bool
     attn_implementation: str
     resumed_from: str | None
+    n_truncated: int = 0  # training rows longer than max_length
     metrics: dict[str, Any] = field(default_factory=dict)  # train_* and eval_* from the trainer
     log_history: list[dict[str, Any]] = field(default_factory=list)
 
@@ -146,6 +147,16 @@ def load_messages(path: Path):
     return ds.select_columns(["messages"])
 
 
+def count_over_length(ds, tokenizer, max_length: int) -> int:
+    """Rows longer than max_length tokens: truncation keeps their start, so they lose the final
+    assistant reply, which is what the iterative view trains on."""
+    n = 0
+    for msgs in ds["messages"]:
+        ids = tokenizer.apply_chat_template(msgs, tokenize=True, return_dict=True)["input_ids"]
+        n += len(ids) > max_length
+    return n
+
+
 def latest_checkpoint(output_dir: str | Path) -> str | None:
     from transformers.trainer_utils import get_last_checkpoint
 
@@ -202,6 +213,11 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
     val_file = cfg.validation_file
     eval_ds = load_messages(val_file) if val_file is not None else None
     tokenizer = _load_tokenizer(cfg)
+    n_long = count_over_length(train_ds, tokenizer, cfg.data.max_length)
+    if n_long:
+        log.warning("%d of %d training rows are longer than max_length=%d tokens and will be truncated "
+                    "(their last assistant turns lose loss); raise data.max_length", n_long, train_ds.num_rows,
+                    cfg.data.max_length)
     packing, why = decide_packing(cfg.data.packing, _model_config(cfg))
     attn = choose_attention(cfg.model.attn_implementation, packing=packing, device=device)
     log.info("%s; attention %s", why, attn)
@@ -240,7 +256,7 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
             merged_dir = Path(cfg.output_dir) / MERGED_DIR
             merge_adapter(trainer.model, tokenizer, merged_dir)
     result = TrainResult(output_dir=Path(cfg.output_dir), final_dir=final_dir, merged_dir=merged_dir,
-                         packing=packing, attn_implementation=attn, resumed_from=resume_from,
+                         packing=packing, attn_implementation=attn, resumed_from=resume_from, n_truncated=n_long,
                          metrics=metrics, log_history=list(trainer.state.log_history))
     if trainer.is_world_process_zero():
         (Path(cfg.output_dir) / SUMMARY).write_text(json.dumps(result.to_dict(), indent=2, default=str))
