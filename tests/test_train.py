@@ -188,6 +188,7 @@ def test_packing_decision_follows_the_architecture():
     ({"epochs": 3}, "unknown top-level key(s): epochs"),
     ({"model.random_init": None}, "exactly one of name_or_path or random_init"),
     ({"merge": True, "lora": None}, "merge applies to LoRA runs only"),
+    ({"model.random_init": {"hidden_size": 8}}, "with a model_type"),
 ])
 def test_bad_configs_are_named(override, needle):
     with pytest.raises(ConfigError) as e:

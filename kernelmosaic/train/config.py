@@ -158,8 +158,8 @@ def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = 
 
     if bool(model.name_or_path) == bool(model.random_init):
         raise ConfigError("model: give exactly one of name_or_path or random_init")
-    if model.random_init is not None and not isinstance(model.random_init, dict):
-        raise ConfigError("model.random_init must be a mapping of config fields with a model_type")
+    if model.random_init is not None and (not isinstance(model.random_init, dict) or not model.random_init.get("model_type")):
+        raise ConfigError("model.random_init must be a mapping of config fields with a model_type (e.g. qwen3)")
     if model.random_init is not None and not model.tokenizer:
         raise ConfigError("model.random_init needs model.tokenizer (a tokenizer dir, or 'tiny')")
     if model.dtype not in ("bfloat16", "float16", "float32"):
