@@ -329,7 +329,7 @@ def main() -> None:
     ap.add_argument("--tiny", action="store_true", help="A tiny model on the CPU: checks the script, measures nothing.")
     ap.add_argument("--steps", type=int, default=30, help="Measured optimizer steps per mode.")
     ap.add_argument("--warmup", type=int, default=3, help="Unmeasured steps first.")
-    ap.add_argument("--budget-s", type=float, default=150.0, help="Stop a mode's training after this many seconds.")
+    ap.add_argument("--budget-s", type=float, default=120.0, help="Stop a mode's training after this many seconds.")
     ap.add_argument("--max-length", type=int, default=4096)
     ap.add_argument("--median-length", type=int, default=1200)
     ap.add_argument("--n-examples", type=int, default=1024)
