@@ -526,6 +526,28 @@ def export_cmd(
         out.print("[dim]filtered: " + ", ".join(f"{k} {v}" for k, v in res.n_filtered.items()) + "[/]")
 
 
+@app.command("train")
+def train_cmd(
+    config: Path = typer.Argument(..., help="Training config (YAML); see configs/train/ and docs/training.md."),
+    resume: bool = typer.Option(False, "--resume", help="Resume from the latest checkpoint in output_dir."),
+    resume_from: Optional[Path] = typer.Option(None, "--resume-from", help="Resume from this checkpoint folder."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="Override a config field: KEY=VALUE, e.g. sft.max_steps=5 (repeatable)."),
+) -> None:
+    """Supervised fine-tuning (TRL SFTTrainer, LoRA or full) on an exported dataset. Multi-GPU: accelerate launch."""
+    from .train.command import run_train
+
+    try:
+        res = run_train(config, resume=str(resume_from) if resume_from else resume, overrides=set_)
+    except (ValueError, TypeError) as e:  # ConfigError and bad SFTConfig values
+        _fail_usage(" ".join(str(e).split())[:600])
+    except ImportError as e:
+        _fail_usage(f"train needs trl, peft and datasets: pip install 'kernelmosaic[train]' ({e})")
+    except OSError as e:  # a model or tokenizer that cannot be found or read
+        _fail_usage(" ".join(str(e).split())[:400])
+    if res is not None:  # rank 0 of a multi-process launch speaks for all
+        out.print(json.dumps(res, default=str), highlight=False)
+
+
 @app.command()
 def report(
     stores: list[Path] = typer.Argument(..., help="Stores (RUN.db) to report on, side by side; every run in each."),
