@@ -414,6 +414,74 @@ def generate(
         raise typer.Exit(1)
 
 
+@app.command()
+def bench(
+    store_path: Path = typer.Option(..., "--store", help="SQLite store for the run (created, or resumed by a rerun)."),
+    model: str = typer.Option(..., "--model", "-m"),
+    kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="KernelBench directory (or $KERNELBENCH_DIR)."),
+    levels: str = typer.Option("1,2,3", help="Comma-separated KernelBench levels."),
+    problems: Optional[str] = typer.Option(None, help="Problem ids within each level, e.g. 1-20,25 (default: all)."),
+    mode: str = typer.Option("agent", help="single (one implement turn per sample) | agent (implement, repair, optimize)."),
+    samples: int = typer.Option(1, min=1, help="Samples per problem (pass@k needs k)."),
+    turns: str = typer.Option("4,2", help="agent mode: R,O = repair and optimize turns at most."),
+    baselines: str = typer.Option("measure", help="measure (eager + torch.compile here, cached) | kernelbench (stored timings) | none."),
+    stored_hardware: str = typer.Option("H100_Modal", help="--baselines kernelbench: which stored timings."),
+    warm_lanes: Optional[int] = typer.Option(None, min=0, help="Parallel torch.compile warm-up processes before baselines are timed (default 4 on a GPU, 0 on the CPU)."),
+    timing_runs: int = typer.Option(30, min=1, help="Timed calls per variant (candidate, eager, torch.compile)."),
+    compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
+    run_id: Optional[str] = typer.Option(None, help="Run id (default: bench-MODE-MODEL, so a rerun resumes)."),
+    base_url: Optional[str] = typer.Option(None, envvar="OPENAI_BASE_URL"),
+    api_key: Optional[str] = typer.Option(None, envvar="OPENAI_API_KEY"),
+    provider: str = typer.Option("openai", help=PROVIDER_HELP),
+    adapter: Optional[str] = typer.Option(None),
+    concurrency: int = typer.Option(4, min=1, help="Episodes in flight (and LLM requests in flight)."),
+    backend: Optional[str] = typer.Option(None), device: Optional[str] = typer.Option(None),
+    policy: str = typer.Option("strict"),
+    temperature: float = typer.Option(0.7), top_p: float = typer.Option(0.95), max_tokens: int = typer.Option(8192),
+    max_total_tokens: Optional[int] = typer.Option(None), max_wall: Optional[float] = typer.Option(None),
+    request_timeout: float = typer.Option(600.0), retries: int = typer.Option(4),
+    workers: Optional[int] = typer.Option(None, help="Verifier lanes (default: one per GPU, or one per CPU core)."),
+) -> None:
+    """KernelBench: baselines, then every problem x sample; rerun the same command to resume."""
+    from .bench.baselines import SOURCES
+    from .bench.command import bench_with_progress
+    from .bench.run import MODES, BenchConfig, parse_levels, parse_problems, parse_turns, select_tasks
+    from .data import StoreError
+    from .verify import TimingConfig
+
+    if mode not in MODES:
+        _fail_usage(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if baselines not in SOURCES:
+        _fail_usage(f"--baselines must be one of {', '.join(SOURCES)}, not {baselines!r}")
+    try:
+        lv, ids, (rep, opt) = parse_levels(levels), parse_problems(problems), parse_turns(turns)
+    except ValueError as e:
+        _fail_usage(str(e))
+    try:
+        task_list = select_tasks(kernelbench, lv, ids)
+    except TaskError as e:
+        _task_error(e, False)
+    device, backend, _, pol = _agent_setup(policy, device, backend, rep, opt, True, compile_baseline, max_total_tokens,
+                                                max_wall, provider, model, base_url, api_key, temperature, top_p, max_tokens,
+                                                adapter, concurrency, request_timeout, retries)
+    cfg = BenchConfig(mode=mode, samples=samples, max_repair=rep, max_optimize=opt, backend=backend, policy=policy,
+                      baselines=baselines, stored_hardware=stored_hardware, concurrency=concurrency,
+                      warm_lanes=(4 if device == "cuda" else 0) if warm_lanes is None else warm_lanes,
+                      timing=TimingConfig(n=timing_runs, compile=compile_baseline), max_tokens=max_total_tokens,
+                      max_wall_s=max_wall)
+    try:
+        _, failed = bench_with_progress(task_list, pol, cfg, store_path, device=device, workers=workers,
+                                        kernelbench_dir=kernelbench, run_id=run_id, task_set=f"kernelbench:{levels}",
+                                        console=out)
+    except (StoreError, ValueError) as e:
+        _fail_usage(str(e))
+    except TaskError as e:
+        _task_error(e, False)
+    if failed:
+        err.print(f"[bold red]{failed} episode(s) failed[/]; rerun the same command to retry them")
+        raise typer.Exit(1)
+
+
 def _executor(kind, device, workers, ray_address):
     """The executor for --executor/--ray-address (kernelmosaic.scale); exit 2 when it cannot start."""
     from .scale import RayUnavailable, make_executor
@@ -456,6 +524,28 @@ def export_cmd(
         out.print(f"[yellow]dropped[/] {d.get('task')}: matches {d.get('kernelbench_file')} ({d.get('match')}, score {d.get('score', 0):.2f})", highlight=False)
     if res.n_filtered:
         out.print("[dim]filtered: " + ", ".join(f"{k} {v}" for k, v in res.n_filtered.items()) + "[/]")
+
+
+@app.command("train")
+def train_cmd(
+    config: Path = typer.Argument(..., help="Training config (YAML); see configs/train/ and docs/training.md."),
+    resume: bool = typer.Option(False, "--resume", help="Resume from the latest checkpoint in output_dir."),
+    resume_from: Optional[Path] = typer.Option(None, "--resume-from", help="Resume from this checkpoint folder."),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="Override a config field: KEY=VALUE, e.g. sft.max_steps=5 (repeatable)."),
+) -> None:
+    """Supervised fine-tuning (TRL SFTTrainer, LoRA or full) on an exported dataset. Multi-GPU: accelerate launch."""
+    from .train.command import run_train
+
+    try:
+        res = run_train(config, resume=str(resume_from) if resume_from else resume, overrides=set_)
+    except (ValueError, TypeError) as e:  # ConfigError and bad SFTConfig values
+        _fail_usage(" ".join(str(e).split())[:600])
+    except ImportError as e:
+        _fail_usage(f"train needs trl, peft and datasets: pip install 'kernelmosaic[train]' ({e})")
+    except OSError as e:  # a model or tokenizer that cannot be found or read
+        _fail_usage(" ".join(str(e).split())[:400])
+    if res is not None:  # rank 0 of a multi-process launch speaks for all
+        out.print(json.dumps(res, default=str), highlight=False)
 
 
 @app.command()

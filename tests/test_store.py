@@ -194,7 +194,7 @@ def test_pending_summary_repair_pairs(store):
     assert s["episodes"] == 4 and s["by_status"] == {"running": 1, "done": 3, "failed": 0}
     assert s["correct"] == 2 and s["correct_rate"] == 0.5 and s["mean_turns"] == 3.0
     assert s["turns"] == 11 and s["verdicts"]["correct"] == 3 and s["tokens"]["prompt"] == 1100
-    assert s["mean_best_speedup"] == 2.0 and s["wall_s"] == 9.0
+    assert s["mean_best_speedup"] == 2.0 and s["episode_wall_s"] == 9.0
 
     pairs = list(store.repair_pairs(run))
     got = [(p["task"], p["before_verdict"]["status"], p["after_verdict"]["status"], p["before_code"], p["after_code"])

@@ -14,10 +14,14 @@ from .metrics import (
     geomean,
     pass_at_k,
 )
+from .baselines import measure_baselines, stored_baselines, warm_compile
 from .published import PUBLISHED, PUBLISHED_LABEL, published
 from .report import ScreenshotError, find_chromium, screenshot, task_category, write_report
+from .run import BenchConfig, BenchResult, run_bench
 
 __all__ = [
+    "BenchConfig",
+    "BenchResult",
     "FAST_PS",
     "PASS_KS",
     "PUBLISHED",
@@ -30,9 +34,13 @@ __all__ = [
     "fast_p",
     "find_chromium",
     "geomean",
+    "measure_baselines",
     "pass_at_k",
     "published",
+    "run_bench",
     "screenshot",
+    "stored_baselines",
     "task_category",
+    "warm_compile",
     "write_report",
 ]

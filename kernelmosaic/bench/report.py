@@ -100,6 +100,25 @@ def _normalize_runs(runs: Any) -> list[tuple[str, str | None]]:
     return out
 
 
+def run_setup(path: str, run_id: str) -> tuple[str, str]:
+    """(mode, baselines) of a run, from the settings ``kmosaic bench`` records; "–" for other runs."""
+    with Store(path) as st:
+        run = st.get_run(run_id)
+    b = ((run.settings if run else {}) or {}).get("bench") or {}
+    if not b:
+        return "–", "–"
+    mode = b.get("mode", "?")
+    if mode == "agent" and b.get("turns"):
+        mode += f" (R={b['turns'][0]}, O={b['turns'][1]})"
+    if b.get("samples", 1) > 1:
+        mode += f", {b['samples']} samples"
+    src = b.get("baselines")
+    base = {"measure": "measured here (this verifier's timing protocol)",
+            "kernelbench": f"KernelBench stored ({b.get('stored_hardware')})",
+            "none": "none (no speedups)"}.get(src, str(src))
+    return mode, base
+
+
 # -- categories --------------------------------------------------------------------------------------
 def task_words(task_key: str) -> list[str]:
     """Op words of a task name: ``L2/12_Gemm_Multiply_LeakyReLU`` -> [Gemm, Multiply, LeakyReLU]."""
@@ -508,11 +527,12 @@ def write_report(runs: Any, out_dir: str | os.PathLike, *, title: str = "KernelB
     groups = _summary_groups(metrics, labels)
 
     # ---- markdown
+    setups = [run_setup(p, r) for p, r in pairs]
     md: list[str] = [f"# {title}", "", f"Generated {generated}.", "", "## Runs", "",
-                     "| run | model | store | samples | problems |", "|---|---|---|---|---|"]
-    for lab, m in zip(labels, metrics):
-        md.append(f"| {_md(lab)} | {_md(m.model)} | {_md(m.store_path)} | {_md(','.join(map(str, m.samples)))} "
-                  f"| {m.overall.n_problems} |")
+                     "| run | model | mode | baselines | store | sample ids | problems |", "|---|---|---|---|---|---|---|"]
+    for lab, m, (mode, base) in zip(labels, metrics, setups):
+        md.append(f"| {_md(lab)} | {_md(m.model)} | {_md(mode)} | {_md(base)} | {_md(m.store_path)} "
+                  f"| {_md(','.join(map(str, m.samples)))} | {m.overall.n_problems} |")
     md += ["", "## Summary per level", "",
            "compiled/correct/fast_p/geomean use each problem's primary sample (its lowest sample id, normally 0); pass@k uses all "
            "samples (shown only when every problem has at least k). fast_p = % of ALL problems correct with "
@@ -546,10 +566,11 @@ def write_report(runs: Any, out_dir: str | os.PathLike, *, title: str = "KernelB
     h: list[str] = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
                     f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
                     f"<h1>{_e(title)}</h1><div class='muted small'>Generated {_e(generated)}</div>",
-                    "<h2>Runs</h2><table><tr><th class='l'>run</th><th class='l'>model</th><th class='l'>store</th>"
-                    "<th>samples</th><th>problems</th></tr>"]
-    for lab, m in zip(labels, metrics):
-        h.append(f"<tr><td class='l'>{_e(lab)}</td><td class='l'>{_e(m.model)}</td><td class='l'>{_e(m.store_path)}"
+                    "<h2>Runs</h2><table><tr><th class='l'>run</th><th class='l'>model</th><th class='l'>mode</th>"
+                    "<th class='l'>baselines</th><th class='l'>store</th><th>sample ids</th><th>problems</th></tr>"]
+    for lab, m, (mode, base) in zip(labels, metrics, setups):
+        h.append(f"<tr><td class='l'>{_e(lab)}</td><td class='l'>{_e(m.model)}</td><td class='l'>{_e(mode)}</td>"
+                 f"<td class='l'>{_e(base)}</td><td class='l'>{_e(m.store_path)}"
                  f"</td><td>{_e(','.join(map(str, m.samples)))}</td><td>{m.overall.n_problems}</td></tr>")
     h.append("</table><h2>Summary per level</h2><p class='small muted'>compiled / correct / fast_p / geomean use "
              "each problem's primary sample (its lowest sample id, normally 0); pass@k uses all samples (shown only when every problem has "

@@ -445,7 +445,7 @@ class Store:
             "mean_turns": ep["mean_turns"], "mean_best_speedup": ep["mean_best_speedup"],
             "turns": tok["n"], "verdicts": verdicts,
             "tokens": {"prompt": tok["p"] or 0, "completion": tok["c"] or 0},
-            "llm_s": tok["l"] or 0.0, "verify_s": tok["vs"] or 0.0, "wall_s": ep["wall_s"] or 0.0,
+            "llm_s": tok["l"] or 0.0, "verify_s": tok["vs"] or 0.0, "episode_wall_s": ep["wall_s"] or 0.0,
         }
 
     def repair_pairs(self, run_id: str | None = None) -> Iterator[dict[str, Any]]:

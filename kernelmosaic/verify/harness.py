@@ -791,7 +791,7 @@ class Job:
         floor = self.speed_of_light(ref, sets[0])
         if floor is not None:
             result["floor_ms"] = floor
-            if result["candidate_ms"] < 0.9 * floor:
+            if result["candidate_ms"] < SOL_MARGIN * floor:
                 self.rejections.append({"rule": "below_speed_of_light", "detail": f"median {result['candidate_ms']:.4f} ms is below the floor of {floor:.4f} ms (bytes over measured bandwidth, FLOPs over measured peak)"})
         self.phases["time"] = round(time.perf_counter() - t0, 4)
         return result
@@ -1130,6 +1130,12 @@ def warm_up(device: torch.device) -> None:
             import cupy  # noqa: F401
         except ImportError:
             pass
+
+
+# The floor divides bytes by torch's copy_ bandwidth, which is not the HBM peak: on the H200 eager
+# ReLU ran at 0.98x the floor (results/2026-11-30-h200-b). A tuned kernel can beat eager by a few
+# percent more, so only a median under 0.8x the floor is implausible enough to reject.
+SOL_MARGIN = 0.8
 
 
 def measure_ceilings(device: torch.device) -> dict | None:

@@ -174,8 +174,8 @@ class Verifier:
         timing = timing or TimingConfig()
         req = VerifyRequest(candidate="", task=task, timing=timing)
         key = self._baseline_key(req)
-        hit = self.baselines.get(key) if use_cache else None
-        if hit and "eager_ms" in hit and ("compile_ms" in hit or not timing.compile):
+        hit = self.cached_baseline(task, timing) if use_cache else None
+        if hit:
             return {**hit, "cached": True}
         if self.device == "cuda":
             self._ensure_ceilings()
@@ -201,6 +201,23 @@ class Verifier:
         if use_cache:
             self.baselines.put(key, entry)
         return {**entry, "cached": False}
+
+    def ceilings(self) -> dict | None:
+        """The copy bandwidth and matrix peak of this GPU (the speed-of-light floor), measured
+        once per GPU model, while nothing else of ours runs; None on the CPU."""
+        if self.device != "cuda":
+            return None
+        self._ensure_ceilings()
+        return self._ceilings
+
+    def cached_baseline(self, task: Task, timing: TimingConfig | None = None) -> dict | None:
+        """The cached eager/torch.compile times of ``task`` for this machine and timing settings,
+        or None when :meth:`baseline` would have to measure them."""
+        timing = timing or TimingConfig()
+        hit = self.baselines.get(self._baseline_key(VerifyRequest(candidate="", task=task, timing=timing)))
+        if hit and "eager_ms" in hit and ("compile_ms" in hit or not timing.compile):
+            return hit
+        return None
 
     # -- internals -------------------------------------------------------------------------
     def _one(self, req: VerifyRequest) -> Verdict | TaskError:

@@ -1,0 +1,206 @@
+"""``kmosaic bench``: a model on KernelBench problems, recorded in a store; resumable.
+
+Episodes run through :func:`kernelmosaic.agent.generate` (the runner), so a rerun of the same
+command skips every finished (task, sample) and continues an interrupted one after its last
+committed turn. ``single`` mode is one implement turn per sample (KernelBench's own protocol);
+``agent`` mode is the Episode loop with R repair and O optimize turns and execution feedback.
+
+Baselines (see :mod:`.baselines`) are settled before the first episode: ``measure`` times every
+problem's eager and torch.compile model on this machine and caches them, so every verdict of
+the run divides by the same numbers; ``kernelbench`` divides candidate times by KernelBench's
+stored ones; ``none`` records candidate times only (no speedups, so fast_p is 0).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..agent import EpisodeConfig, Policy, generate
+from ..data import Store
+from ..task import Task, TaskError, load_kernelbench
+from ..verify import TimingConfig, Verifier, VerifyRequest
+from .baselines import SOURCES, STORED_HARDWARE, measure_baselines, stored_baselines
+
+MODES = ("single", "agent")
+
+
+def parse_problems(spec: str | None) -> set | None:
+    """``"1-20,25,L2/76"`` -> {1..20, 25, (2, 76)}: a bare id or range applies to every level, an
+    ``L<level>/<id>`` entry to that level only. None or "" -> None (all)."""
+    if not spec or not spec.strip():
+        return None
+    ids: set = set()
+    for part in spec.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(?:[Ll](\d+)/)?(\d+)(?:\s*-\s*(\d+))?", part)
+        if not m:
+            raise ValueError(f"--problems expects ids and ranges like 1-20,25,L2/76, not {spec!r}")
+        lo, hi = int(m.group(2)), int(m.group(3) or m.group(2))
+        if hi < lo:
+            raise ValueError(f"--problems range {part!r} runs backwards")
+        level = int(m.group(1)) if m.group(1) else None
+        ids.update(range(lo, hi + 1) if level is None else ((level, i) for i in range(lo, hi + 1)))
+    return ids
+
+
+def parse_levels(spec: str) -> list[int]:
+    try:
+        levels = [int(x) for x in spec.split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"--levels must be comma-separated integers, not {spec!r}") from None
+    if not levels:
+        raise ValueError("--levels names no level")
+    return levels
+
+
+def parse_turns(spec: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*,\s*(\d+)\s*", spec or "")
+    if not m:
+        raise ValueError(f"--turns expects R,O (repair and optimize turns), e.g. 4,2, not {spec!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def select_tasks(kernelbench_dir: str | None, levels: list[int], problems: set[int] | None) -> list[Task]:
+    """KernelBench problems of ``levels`` (ids in ``problems`` when given), without the ones
+    that need model weights."""
+    tasks = [t for t in load_kernelbench(kernelbench_dir, levels) if not t.needs_weights]
+    if problems is not None:
+        tasks = [t for t in tasks if t.problem_id in problems or (t.level, t.problem_id) in problems]
+    if not tasks:
+        raise TaskError(str(kernelbench_dir or "KernelBench"), "no problems match the given --levels/--problems")
+    return tasks
+
+
+def default_run_id(mode: str, model: str) -> str:
+    """Stable across reruns of the same command, so they resume."""
+    return "bench-" + mode + "-" + re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_")
+
+
+class StoredBaselineVerifier:
+    """A verifier whose speedups divide by stored (KernelBench) baselines, not local ones.
+
+    Candidates are still timed here; eager and torch.compile are not run at all, so no local
+    baseline can leak into the verdict. Episodes see only ``verify`` and ``device``.
+    """
+
+    def __init__(self, verifier: Verifier, baselines: dict[str, dict]):
+        self._v = verifier
+        self.baselines = baselines
+        self.device = verifier.device
+
+    def __getattr__(self, name):
+        return getattr(self._v, name)
+
+    def verify(self, req: VerifyRequest):
+        req = replace(req, timing=replace(req.timing, eager=False, compile=False, use_cache=False))
+        v = self._v.verify(req)
+        b = self.baselines.get(req.task.key)
+        t = v.timing
+        if t and t.get("candidate_ms"):
+            for base in ("eager", "compile"):
+                ms = (b or {}).get(f"{base}_ms")
+                t[f"{base}_ms"] = ms
+                t[f"speedup_{base}"] = ms / t["candidate_ms"] if ms else None
+            if b:
+                v.notes.append(f"eager/torch.compile times are KernelBench's stored ones ({b.get('hardware')}, "
+                               f"{b.get('source')}), not measured here")
+            else:
+                v.notes.append("no stored KernelBench baseline for this problem: no speedups")
+        return v
+
+
+@dataclass
+class BenchConfig:
+    mode: str = "agent"  # single | agent
+    samples: int = 1
+    max_repair: int = 4
+    max_optimize: int = 2
+    backend: str = "cuda"
+    policy: str = "strict"
+    baselines: str = "measure"  # measure | kernelbench | none
+    stored_hardware: str = STORED_HARDWARE
+    warm_lanes: int = 0  # parallel torch.compile warm-up processes before timing baselines
+    concurrency: int = 4
+    timing: TimingConfig = field(default_factory=TimingConfig)
+    max_tokens: int | None = None
+    max_wall_s: float | None = None
+
+    def episode_config(self) -> EpisodeConfig:
+        repair, optimize = (0, 0) if self.mode == "single" else (self.max_repair, self.max_optimize)
+        timing = self.timing
+        if self.baselines == "none":
+            timing = replace(timing, eager=False, compile=False, use_cache=False)
+        return EpisodeConfig(backend=self.backend, policy=self.policy, max_repair=repair, max_optimize=optimize,
+                             max_tokens=self.max_tokens, max_wall_s=self.max_wall_s, timing=timing)
+
+
+@dataclass
+class BenchResult:
+    run_id: str
+    tasks: int
+    baselines_measured: int
+    baselines_cached: int
+    baseline_errors: dict[str, str]
+    episodes_pending: int
+
+
+def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Store, cfg: BenchConfig, *,
+              kernelbench_dir: str | None = None, run_id: str | None = None, task_set: str = "",
+              on_baseline: Callable[[Task, dict | None, str | None], None] | None = None,
+              on_warm: Callable[[Task, str | None], None] | None = None,
+              on_start: Callable[[int, int], None] | None = None,
+              on_turn=None, on_episode=None, runner_kwargs: dict | None = None) -> BenchResult:
+    """Baselines first, then every pending (task, sample) episode through the runner.
+
+    ``on_start(baselines_to_measure, episodes_pending)`` is called once both are known.
+    ``runner_kwargs`` go to :func:`kernelmosaic.agent.generate` as they are (e.g. an executor).
+    """
+    if cfg.mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {cfg.mode!r}")
+    if cfg.baselines not in SOURCES:
+        raise ValueError(f"baselines must be one of {SOURCES}, not {cfg.baselines!r}")
+    ep_cfg = cfg.episode_config()
+    run_id = run_id or default_run_id(cfg.mode, policy.name)
+    settings = {"bench": {"mode": cfg.mode, "samples": cfg.samples, "turns": [ep_cfg.max_repair, ep_cfg.max_optimize],
+                          "backend": cfg.backend, "policy": cfg.policy, "baselines": cfg.baselines,
+                          "stored_hardware": cfg.stored_hardware if cfg.baselines == "kernelbench" else None,
+                          "timing": {"n": cfg.timing.n, "warmup": cfg.timing.warmup, "compile": cfg.timing.compile},
+                          "problems": [t.key for t in tasks], "verifier_device": verifier.device}}
+    # created here with the bench's settings; the runner then resumes this run unchanged
+    store.start_run(model=policy.name, settings=settings, task_set=task_set, run_id=run_id)
+    pending = store.pending(run_id, [t.key for t in tasks], cfg.samples)
+    pending_keys = {k for k, _ in pending}
+    measured = cached = 0
+    errors: dict[str, str] = {}
+    v = verifier
+    if cfg.baselines == "kernelbench":
+        v = StoredBaselineVerifier(verifier, stored_baselines(kernelbench_dir, cfg.stored_hardware))
+    elif cfg.baselines == "measure" and cfg.timing.enabled:
+        # only problems that still have episodes to run need a baseline now
+        need = [t for t in tasks if t.key in pending_keys]
+        n_cold = sum(verifier.cached_baseline(t, cfg.timing) is None for t in need)
+        if on_start is not None:
+            on_start(n_cold, len(pending))
+
+        def got(t, b, err):
+            nonlocal measured, cached
+            if err is not None:
+                errors[t.key] = err
+            elif b.get("cached"):
+                cached += 1
+            else:
+                measured += 1
+            if on_baseline is not None:
+                on_baseline(t, b, err)
+
+        measure_baselines(need, verifier, cfg.timing, warm_lanes=cfg.warm_lanes, on_result=got, on_warm=on_warm)
+    if cfg.baselines != "measure" or not cfg.timing.enabled:
+        if on_start is not None:
+            on_start(0, len(pending))
+    if pending:
+        generate(tasks, policy, v, store, ep_cfg, run_id=run_id, samples=cfg.samples, concurrency=cfg.concurrency,
+                 task_set=task_set, on_turn=on_turn, on_episode=on_episode, **(runner_kwargs or {}))
+    return BenchResult(run_id=run_id, tasks=len(tasks), baselines_measured=measured, baselines_cached=cached,
+                       baseline_errors=errors, episodes_pending=len(pending))

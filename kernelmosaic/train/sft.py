@@ -1,0 +1,277 @@
+"""SFT on exported chats with TRL's ``SFTTrainer``, LoRA (PEFT) or full fine-tuning.
+
+    from kernelmosaic.train import load_config, train
+    result = train(load_config("configs/train/tiny-qwen-cpu.yaml"))
+
+What it does, in order: read the ``messages`` column of the export's parquet files (the
+iterative, direct and steps views all have it), load or build the model, decide on packing and
+the attention kernel, run ``SFTTrainer`` (resuming from the latest checkpoint when asked), save
+the final adapter (or full model) with the tokenizer in ``OUTPUT_DIR/final``, and merge the
+adapter into the base weights in ``OUTPUT_DIR/merged``: a plain transformers checkpoint that
+``TransformersPolicy`` and vLLM load without PEFT.
+
+Multi-GPU: the same entry point under ``accelerate launch`` (DDP, or FSDP for full
+fine-tuning); see docs/training.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .attention import choose as choose_attention
+from .config import SFT_DEFAULTS, ConfigError, TrainConfig
+
+log = logging.getLogger(__name__)
+
+BASE_DIR = "base"  # random-init runs only
+FINAL_DIR = "final"
+MERGED_DIR = "merged"
+SUMMARY = "train_summary.json"
+
+
+@dataclass
+class TrainResult:
+    output_dir: Path
+    final_dir: Path  # the adapter (LoRA) or the whole model (full fine-tuning), with the tokenizer
+    merged_dir: Path | None  # LoRA merged into the base; None without merge
+    packing: bool
+    attn_implementation: str
+    resumed_from: str | None
+    n_truncated: int = 0  # training rows longer than max_length
+    metrics: dict[str, Any] = field(default_factory=dict)  # train_* and eval_* from the trainer
+    log_history: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        for k in ("output_dir", "final_dir", "merged_dir"):
+            d[k] = None if d[k] is None else str(d[k])
+        return d
+
+
+def _linear_attention_layers(config) -> bool:
+    text = config.get_text_config() if hasattr(config, "get_text_config") else config
+    return "linear_attention" in (getattr(text, "layer_types", None) or [])
+
+
+def _fla_available() -> bool:
+    try:
+        import fla  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+def decide_packing(requested: Any, model_config) -> tuple[bool, str]:
+    """Packing (padding-free, TRL's best-fit-decreasing) unless the model cannot keep packed
+    sequences apart: the torch fallback of Qwen3.5's gated-delta-net layers ignores sequence
+    boundaries, so without flash-linear-attention (``fla``) those models get padded batches."""
+    unsafe = _linear_attention_layers(model_config) and not _fla_available()
+    if requested == "auto":
+        if unsafe:
+            return False, "padded batches: linear-attention layers without flash-linear-attention ignore packed boundaries"
+        return True, "packing (best-fit decreasing, padding-free)"
+    if requested and unsafe:
+        raise ConfigError("data.packing: true would let packed sequences leak into each other in this model's "
+                          "linear-attention layers (install flash-linear-attention, or set packing: false)")
+    return bool(requested), "packing (set in the config)" if requested else "padded batches (set in the config)"
+
+
+def _load_tokenizer(cfg: TrainConfig):
+    from transformers import AutoTokenizer
+
+    from .tiny import build_tokenizer
+
+    name = cfg.model.tokenizer or cfg.model.name_or_path
+    if name == "tiny":
+        return build_tokenizer()
+    tok = AutoTokenizer.from_pretrained(name, trust_remote_code=cfg.model.trust_remote_code)
+    if tok.chat_template is None:
+        raise ConfigError(f"the tokenizer of {name} has no chat template; the messages views need one")
+    return tok
+
+
+def _load_model(cfg: TrainConfig, tokenizer, attn: str | None, is_main: bool):
+    """The base model. A random-init base is saved to OUTPUT_DIR/base on first use and loaded from
+    there afterwards, so the adapter has a base on disk and a resumed run trains the same weights."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from .tiny import build_random_model
+
+    kw = {"dtype": getattr(torch, cfg.model.dtype), "trust_remote_code": cfg.model.trust_remote_code}
+    if attn:
+        kw["attn_implementation"] = attn
+    if cfg.model.random_init is None:
+        return AutoModelForCausalLM.from_pretrained(cfg.model.name_or_path, **kw)
+    base = Path(cfg.output_dir) / BASE_DIR
+    if (base / "config.json").is_file():
+        return AutoModelForCausalLM.from_pretrained(str(base), **kw)
+    model = build_random_model(cfg.model.random_init, tokenizer, dtype=cfg.model.dtype, attn_implementation=attn,
+                               seed=int(cfg.sft.get("seed", SFT_DEFAULTS["seed"])))
+    if is_main:  # written aside and renamed, so another rank never loads half a checkpoint
+        tmp = base.with_name(base.name + ".tmp")
+        model.save_pretrained(str(tmp))
+        tokenizer.save_pretrained(str(tmp))
+        tmp.rename(base)
+    # PEFT records it as the adapter's base_model_name_or_path
+    model.config._name_or_path = model.name_or_path = str(base)
+    return model
+
+
+def _model_config(cfg: TrainConfig):
+    from transformers import AutoConfig
+
+    if cfg.model.random_init is not None:
+        fields = dict(cfg.model.random_init)
+        return AutoConfig.for_model(fields.pop("model_type"), **fields)
+    return AutoConfig.from_pretrained(cfg.model.name_or_path, trust_remote_code=cfg.model.trust_remote_code)
+
+
+def load_messages(path: Path):
+    """A parquet export split as a ``datasets.Dataset`` with only the ``messages`` column."""
+    import datasets
+
+    if not path.is_file():
+        raise ConfigError(f"data file {path} does not exist (run `kmosaic export` first)")
+    ds = datasets.load_dataset("parquet", data_files={"x": str(path)}, split="x")
+    if "messages" not in ds.column_names:
+        raise ConfigError(f"{path} has no 'messages' column (columns: {', '.join(ds.column_names)})")
+    if ds.num_rows == 0:
+        raise ConfigError(f"{path} has no rows")
+    return ds.select_columns(["messages"])
+
+
+def count_over_length(ds, tokenizer, max_length: int) -> int:
+    """Rows longer than max_length tokens: truncation keeps their start, so they lose the final
+    assistant reply, which is what the iterative view trains on."""
+    n = 0
+    for msgs in ds["messages"]:
+        ids = tokenizer.apply_chat_template(msgs, tokenize=True, return_dict=True)["input_ids"]
+        n += len(ids) > max_length
+    return n
+
+
+def latest_checkpoint(output_dir: str | Path) -> str | None:
+    from transformers.trainer_utils import get_last_checkpoint
+
+    return get_last_checkpoint(str(output_dir)) if Path(output_dir).is_dir() else None
+
+
+def build_sft_config(cfg: TrainConfig, *, packing: bool, has_eval: bool, device: str):
+    from trl import SFTConfig
+
+    kw: dict[str, Any] = dict(SFT_DEFAULTS)
+    kw.update(max_length=cfg.data.max_length, packing=packing, output_dir=cfg.output_dir)
+    if packing:
+        kw["packing_strategy"] = "bfd"
+    if device == "cpu":
+        kw.update(bf16=cfg.model.dtype == "bfloat16", use_cpu=True)
+    if not has_eval:
+        kw["eval_strategy"] = "no"
+    kw.update(cfg.sft)
+    if "tensorboard" in (kw.get("report_to") or []):
+        try:
+            import tensorboard  # noqa: F401
+        except ImportError:
+            try:
+                import tensorboardX  # noqa: F401
+            except ImportError:
+                raise ConfigError("report_to tensorboard needs tensorboard: pip install tensorboard "
+                                  "(or set sft.report_to: none)") from None
+    if cfg.lora is None and kw.get("gradient_checkpointing"):
+        kw.setdefault("gradient_checkpointing_kwargs", {"use_reentrant": False})
+    return SFTConfig(**kw)
+
+
+def _device(cfg: TrainConfig) -> str:
+    import torch
+
+    if cfg.sft.get("use_cpu") or not torch.cuda.is_available():
+        return "cpu"
+    return "cuda"
+
+
+def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
+    """Run SFT per ``cfg``. ``resume``: True for the latest checkpoint in output_dir, or a checkpoint path."""
+    for f in (cfg.train_file, cfg.validation_file):
+        if f is not None and not f.is_file():  # checked before the heavy imports
+            raise ConfigError(f"data file {f} does not exist (run `kmosaic export` first)")
+    from trl import SFTConfig, SFTTrainer
+
+    names = {f.name for f in dataclasses.fields(SFTConfig)}
+    unknown = sorted(set(cfg.sft) - names)
+    if unknown:  # before any data or model is loaded
+        raise ConfigError(f"unknown sft field(s): {', '.join(unknown)} (see trl.SFTConfig)")
+    device = _device(cfg)
+    train_ds = load_messages(cfg.train_file)
+    val_file = cfg.validation_file
+    eval_ds = load_messages(val_file) if val_file is not None else None
+    tokenizer = _load_tokenizer(cfg)
+    n_long = count_over_length(train_ds, tokenizer, cfg.data.max_length)
+    if n_long:
+        log.warning("%d of %d training rows are longer than max_length=%d tokens and will be truncated "
+                    "(their last assistant turns lose loss); raise data.max_length", n_long, train_ds.num_rows,
+                    cfg.data.max_length)
+    packing, why = decide_packing(cfg.data.packing, _model_config(cfg))
+    attn = choose_attention(cfg.model.attn_implementation, packing=packing, device=device)
+    log.info("%s; attention %s", why, attn)
+    args = build_sft_config(cfg, packing=packing, has_eval=eval_ds is not None, device=device)
+
+    resume_from = None
+    if resume is True:
+        resume_from = latest_checkpoint(cfg.output_dir)
+        if resume_from is None:
+            log.warning("no checkpoint in %s: starting from scratch", cfg.output_dir)
+    elif resume:
+        resume_from = str(resume)
+        if not Path(resume_from).is_dir():
+            raise ConfigError(f"checkpoint {resume_from} does not exist")
+
+    model = _load_model(cfg, tokenizer, attn, is_main=int(os.environ.get("RANK", "0")) == 0)
+    peft_config = None
+    if cfg.lora is not None:
+        from peft import LoraConfig
+
+        peft_config = LoraConfig(r=cfg.lora.r, lora_alpha=cfg.lora.alpha, lora_dropout=cfg.lora.dropout,
+                                 target_modules=cfg.lora.target_modules, task_type="CAUSAL_LM")
+    trainer = SFTTrainer(model=model, args=args, train_dataset=train_ds, eval_dataset=eval_ds,
+                         processing_class=tokenizer, peft_config=peft_config)
+    out = trainer.train(resume_from_checkpoint=resume_from)
+    metrics = dict(out.metrics)
+    if eval_ds is not None:
+        metrics.update(trainer.evaluate())
+
+    final_dir = Path(cfg.output_dir) / FINAL_DIR
+    trainer.save_model(str(final_dir))  # adapter (LoRA) or model; the tokenizer comes along
+    merged_dir = None
+    if trainer.is_world_process_zero():
+        tokenizer.save_pretrained(str(final_dir))
+        if cfg.merge and cfg.lora is not None:
+            merged_dir = Path(cfg.output_dir) / MERGED_DIR
+            merge_adapter(trainer.model, tokenizer, merged_dir)
+    result = TrainResult(output_dir=Path(cfg.output_dir), final_dir=final_dir, merged_dir=merged_dir,
+                         packing=packing, attn_implementation=attn, resumed_from=resume_from, n_truncated=n_long,
+                         metrics=metrics, log_history=list(trainer.state.log_history))
+    if trainer.is_world_process_zero():
+        (Path(cfg.output_dir) / SUMMARY).write_text(json.dumps(result.to_dict(), indent=2, default=str))
+    return result
+
+
+def merge_adapter(peft_model, tokenizer, out_dir: str | Path) -> Path:
+    """Fold the LoRA weights into the base and save a plain checkpoint (no PEFT needed to load it).
+    Merges in place (no second copy of a 9B model): call it after the adapter was saved."""
+    out_dir = Path(out_dir)
+    model = peft_model.merge_and_unload()
+    # a training-only attention kernel must not be written into the checkpoint's config
+    if getattr(model.config, "_attn_implementation", None) not in (None, "sdpa", "eager", "flash_attention_2"):
+        model.config._attn_implementation = "sdpa"
+    model.config.use_cache = True
+    model.save_pretrained(str(out_dir))
+    tokenizer.save_pretrained(str(out_dir))
+    return out_dir

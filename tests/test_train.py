@@ -1,0 +1,233 @@
+"""SFT training on the CPU: a scripted run -> the three export views -> TRL SFTTrainer with LoRA on
+a tiny random-init Qwen3 (configs/train/tiny-qwen-cpu.yaml) -> the adapter and the merged model
+through TransformersPolicy -> resume from a checkpoint. Nothing is downloaded."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+datasets = pytest.importorskip("datasets")
+pytest.importorskip("trl")
+pytest.importorskip("peft")
+
+import agent_scripts as S  # noqa: E402
+from conftest import DATA, ROOT  # noqa: E402
+from kernelmosaic.agent import EpisodeConfig, OpenAIPolicy, SamplingConfig, TransformersPolicy, generate  # noqa: E402
+from kernelmosaic.agent.scripted_server import ScriptedServer  # noqa: E402
+from kernelmosaic.data import Store  # noqa: E402
+from kernelmosaic.data.export import export  # noqa: E402
+from kernelmosaic.task import load_task  # noqa: E402
+from kernelmosaic.train import ConfigError, decide_packing, load_config, train  # noqa: E402
+from kernelmosaic.train.sft import _fla_available, count_over_length  # noqa: E402
+from kernelmosaic.verify import TimingConfig  # noqa: E402
+
+CONFIG = ROOT / "configs" / "train" / "tiny-qwen-cpu.yaml"
+TINY = {"model_type": "qwen3", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16}
+
+
+@pytest.fixture(scope="module")
+def exports(cpu_verifier, tmp_path_factory):
+    """A scripted generate run (real HTTP, real verifier) exported in all three views."""
+    root = tmp_path_factory.mktemp("train-data")
+    scale_ok = (DATA / "cpu" / "scale_add_cc_ok.py").read_text()
+    with ScriptedServer({"relu": S.by_conversation, "scale_add": [f"```python\n{scale_ok}```"]}) as srv, \
+            Store(root / "run.db") as store:
+        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url)
+        cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1,
+                            timing=TimingConfig(enabled=True, n=5, warmup=1, compile=False))
+        generate([load_task(DATA / "tasks" / "relu.py"), load_task(DATA / "tasks" / "scale_add.py")], policy,
+                 cpu_verifier, store, cfg)
+    return {view: export(root / "run.db", view, root / view, val_fraction=0.5) for view in ("iterative", "direct", "steps")}
+
+
+@pytest.fixture(scope="module")
+def trained(exports, tmp_path_factory):
+    out = tmp_path_factory.mktemp("train-run") / "tiny"
+    cfg = load_config(CONFIG, {"data.path": str(exports["iterative"].paths["train"].parent), "output_dir": str(out),
+                               "sft.max_steps": 12, "sft.save_steps": 6, "sft.eval_steps": 6, "sft.logging_steps": 1,
+                               "sft.learning_rate": 1e-2, "sft.warmup_steps": 0})
+    return cfg, train(cfg)
+
+
+def test_views_load_and_mask_only_assistant_tokens(exports):
+    from kernelmosaic.train.tiny import build_tokenizer
+
+    tok = build_tokenizer()
+    for view, res in exports.items():
+        ds = datasets.load_dataset("parquet", data_files={k: str(v) for k, v in res.paths.items() if k != "card"},
+                                   cache_dir=str(res.paths["card"].parent / ".hf"))
+        rows = [r for split in ds for r in ds[split]]
+        assert rows and all(r["messages"][-1]["role"] == "assistant" for r in rows), view
+        msgs = rows[0]["messages"]
+        enc = tok.apply_chat_template(msgs, tokenize=True, return_dict=True, return_assistant_tokens_mask=True)
+        ids, mask = enc["input_ids"], enc["assistant_masks"]
+        trained_text = tok.decode([i for i, m in zip(ids, mask) if m])
+        # exactly the assistant replies, each with its end-of-turn token (so the model learns to stop)
+        replies = [m["content"] for m in msgs if m["role"] == "assistant"]
+        assert trained_text == "".join(r + "<|im_end|>" for r in replies), view
+        assert "<|im_start|>user" not in trained_text
+    ds = datasets.load_dataset("parquet", data_files=str(exports["iterative"].paths["train"]), split="train",
+                               cache_dir=str(exports["iterative"].paths["card"].parent / ".hf"))
+    longest = max(len(tok.apply_chat_template(m, tokenize=True, return_dict=True)["input_ids"]) for m in ds["messages"])
+    assert count_over_length(ds, tok, longest) == 0 and count_over_length(ds, tok, longest - 1) >= 1
+
+
+def test_lora_training_loss_falls_on_a_repeated_batch(trained):
+    cfg, res = trained
+    assert res.packing and res.attn_implementation == "sdpa" and res.n_truncated == 0
+    losses = [h["loss"] for h in res.log_history if "loss" in h]
+    assert len(losses) == 12
+    # one training row, so every step sees the same packed batch: the loss must fall steadily
+    assert losses[-1] < losses[0] - 0.2 and sum(losses[-3:]) < sum(losses[:3]) - 0.6, losses
+    evals = [h["eval_loss"] for h in res.log_history if "eval_loss" in h]
+    assert evals and all(e == e for e in evals)  # evaluation ran on the held-out task
+    summary = json.loads((res.output_dir / "train_summary.json").read_text())
+    assert summary["merged_dir"] and summary["metrics"]["train_loss"] > 0
+    assert list(res.output_dir.glob("runs/*/events.out.tfevents.*")), "no TensorBoard log"
+    assert sorted(p.name for p in res.output_dir.glob("checkpoint-*")) == ["checkpoint-12", "checkpoint-6"]
+
+
+def test_adapter_and_merged_model_generate_through_the_transformers_policy(trained):
+    import torch
+
+    cfg, res = trained
+    assert (res.final_dir / "adapter_config.json").is_file()
+    adapter_cfg = json.loads((res.final_dir / "adapter_config.json").read_text())
+    assert adapter_cfg["base_model_name_or_path"] == str(res.output_dir / "base")
+    greedy = SamplingConfig(temperature=0.0, max_tokens=8)
+    with_adapter = TransformersPolicy(adapter_cfg["base_model_name_or_path"], adapter=str(res.final_dir),
+                                      sampling=greedy, device="cpu")
+    merged = TransformersPolicy(str(res.merged_dir), sampling=greedy, device="cpu")
+    base = TransformersPolicy(str(res.output_dir / "base"), sampling=greedy, device="cpu")
+    msgs = [{"role": "system", "content": "You write CUDA kernels."}, {"role": "user", "content": "Write ModelNew for relu."}]
+    out = with_adapter.complete(msgs)
+    assert out.usage["completion_tokens"] > 0 and isinstance(out.text, str)
+    assert merged.complete(msgs).text == out.text
+    ids = merged.tokenizer(merged._prompt(msgs), return_tensors="pt")["input_ids"]
+    with torch.no_grad():
+        la, lm, lb = (p.model(ids).logits for p in (with_adapter, merged, base))
+    assert torch.allclose(la, lm, atol=1e-4)  # merging is exact
+    assert (la - lb).abs().max() > 1e-2  # and the adapter learned something
+
+
+def test_resume_from_the_latest_checkpoint(trained):
+    cfg, res = trained
+    more = load_config(CONFIG, {"data.path": cfg.data.path, "output_dir": cfg.output_dir, "sft.max_steps": 14,
+                                "sft.save_steps": 6, "sft.logging_steps": 1, "sft.learning_rate": 1e-2,
+                                "sft.warmup_steps": 0, "sft.report_to": "none"})
+    again = train(more, resume=True)
+    assert again.resumed_from.endswith("checkpoint-12")
+    state = json.loads((res.output_dir / "checkpoint-14" / "trainer_state.json").read_text())
+    assert state["global_step"] == 14
+    steps = [h["step"] for h in state["log_history"] if "loss" in h]
+    assert steps[:12] == list(range(1, 13)) and steps[-2:] == [13, 14]  # continued, not restarted
+    with pytest.raises(ConfigError, match="does not exist"):
+        train(more, resume=str(res.output_dir / "checkpoint-99"))
+
+
+def test_two_process_launch_trains_and_rank_0_saves(exports, tmp_path):
+    """The multi-GPU path (DDP under a launcher) with 2 CPU processes over gloo."""
+    out = tmp_path / "ddp"
+    r = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "-m", "kernelmosaic.cli",
+                        "train", str(CONFIG), "--set", f"data.path={exports['iterative'].paths['train'].parent}",
+                        "--set", f"output_dir={out}", "--set", "sft.max_steps=2", "--set", "sft.report_to=none"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    summaries = [json.loads(line) for line in r.stdout.splitlines() if line.startswith('{"output_dir"')]
+    assert len(summaries) == 1 and summaries[0]["merged"] == str(out / "merged")  # rank 0 only
+    state = json.loads((out / "checkpoint-2" / "trainer_state.json").read_text())
+    assert state["global_step"] == 2
+    assert (out / "final" / "adapter_model.safetensors").is_file() and (out / "merged" / "model.safetensors").is_file()
+
+
+def test_packed_rows_do_not_attend_across_sequences():
+    import torch
+
+    from kernelmosaic.train.attention import register
+    from kernelmosaic.train.tiny import build_random_model, build_tokenizer
+
+    tok = build_tokenizer()
+    a, b = torch.randint(0, len(tok), (1, 30)), torch.randint(0, len(tok), (1, 20))
+    packed, pos = torch.cat([a, b], 1), torch.cat([torch.arange(30), torch.arange(20)])[None]
+    for attn in ("sdpa", register()):  # torch_varlen falls back to SDPA off CUDA
+        m = build_random_model(TINY, tok, attn_implementation=attn)
+        with torch.no_grad():
+            la, lb = m(a).logits, m(b).logits
+            lp = m(packed, position_ids=pos, use_cache=False).logits
+        assert torch.allclose(lp[0, :30], la[0], atol=1e-5) and torch.allclose(lp[0, 30:], lb[0], atol=1e-5), attn
+        # a right-padded batch: the real tokens of the short row match the row run alone
+        mask = torch.ones(2, 30, dtype=torch.long)
+        mask[1, 20:] = 0
+        with torch.no_grad():
+            lpad = m(torch.cat([a, torch.cat([b, a[:, :10]], 1)]), attention_mask=mask, use_cache=False).logits
+        assert torch.allclose(lpad[1, :20], lb[0], atol=1e-5), attn
+
+
+def test_packing_decision_follows_the_architecture():
+    from transformers import AutoConfig
+
+    assert decide_packing("auto", AutoConfig.for_model(**TINY))[0] is True
+    assert decide_packing(False, AutoConfig.for_model(**TINY))[0] is False
+    qwen35 = AutoConfig.for_model("qwen3_5_text", num_hidden_layers=4)
+    assert "linear_attention" in qwen35.layer_types
+    if _fla_available():
+        pytest.skip("flash-linear-attention is installed: packing is safe for linear attention")
+    packing, why = decide_packing("auto", qwen35)
+    assert packing is False and "linear-attention" in why
+    with pytest.raises(ConfigError, match="leak"):
+        decide_packing(True, qwen35)
+
+
+@pytest.mark.parametrize("override, needle", [
+    ({"model.hidden": 3}, "unknown field(s) in 'model': hidden"),
+    ({"lora.r": 0}, "lora.r must be a positive integer"),
+    ({"data.packing": "maybe"}, "data.packing must be auto, true or false"),
+    ({"epochs": 3}, "unknown top-level key(s): epochs"),
+    ({"model.random_init": None}, "exactly one of name_or_path or random_init"),
+    ({"merge": True, "lora": None}, "merge applies to LoRA runs only"),
+    ({"model.random_init": {"hidden_size": 8}}, "with a model_type"),
+])
+def test_bad_configs_are_named(override, needle):
+    with pytest.raises(ConfigError) as e:
+        load_config(CONFIG, override)
+    assert needle in str(e.value) and str(CONFIG) in str(e.value)
+
+
+def test_unknown_sft_fields_are_refused_before_loading_anything(exports, tmp_path):
+    cfg = load_config(CONFIG, {"data.path": str(exports["iterative"].paths["train"].parent), "output_dir": str(tmp_path),
+                               "sft.max_stepz": 3})
+    with pytest.raises(ConfigError, match=r"unknown sft field\(s\): max_stepz"):
+        train(cfg)
+    assert not any(tmp_path.iterdir())
+
+
+def test_paths_in_the_file_follow_the_file_and_overrides_follow_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = load_config(CONFIG, {"output_dir": "out"})
+    assert cfg.data.path == str(ROOT / "data" / "iterative") and cfg.output_dir == str(tmp_path / "out")
+
+
+def test_cli_reports_bad_input_in_one_line_with_exit_2(exports, tmp_path):
+    data = f"data.path={exports['iterative'].paths['train'].parent}"
+    for sets, needle in ((["data.path=/nonexistent/export"], "/nonexistent/export/train.parquet does not exist"),
+                         ([data, "lora.r=x"], "lora.r must be a positive integer")):
+        args = [a for kv in sets + [f"output_dir={tmp_path}/o"] for a in ("--set", kv)]
+        r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "train", str(CONFIG), *args],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+        assert needle in " ".join(r.stderr.split()), r.stderr
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "train", str(tmp_path / "missing.yaml")],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "no such file" in r.stderr
+
+
+@pytest.mark.gpu
+def test_varlen_attention_matches_sdpa_per_sequence_on_cuda():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from train_throughput import varlen_check
+
+    res = varlen_check()
+    assert res["ok"], res
