@@ -369,6 +369,9 @@ def generate(
                                              max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
                                              top_p, max_tokens, adapter, concurrency, request_timeout, retries)
     ex = _executor(executor, device, workers, ray_address)
+    if executor == "ray":
+        hosts = {a.get("host") for a in ex.actors()}
+        out.print(f"ray: {len(ex.actors())} verification actor(s) ({device}) on {len(hosts)} host(s)", highlight=False)
     try:
         store = Store(store_path)
     except StoreError as e:

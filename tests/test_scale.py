@@ -197,6 +197,7 @@ def test_cli_generate_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
                "--executor", "ray", "--ray-address", ray_cluster, "--workers", "1"]
         r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "ray: 1 verification actor(s) (cpu) on 1 host(s)" in r.stdout
     assert '"correct": 1' in r.stdout and "Traceback" not in r.stderr
     with Store(tmp_path / "c.db") as s:
         assert trajectories(s, "c1") == {("scale_add", 0): (SCALE_ADD_STEPS, 0, True, "done")}

@@ -227,8 +227,8 @@ class RayExecutor(Executor):
     def _init_ray(self, address: str | None, ship_code: bool | None, init_options: dict) -> None:
         ray = self._ray
         opts: dict = {"log_to_driver": False, "logging_level": logging.WARNING, **init_options}
-        if ship_code is None:
-            ship_code = address is not None
+        if ship_code is None:  # joining a cluster (RAY_ADDRESS does that too), not starting one
+            ship_code = address is not None or bool(os.environ.get("RAY_ADDRESS"))
         if ship_code:
             import kernelmosaic
 
