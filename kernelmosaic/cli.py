@@ -443,7 +443,9 @@ def bench(
     temperature: float = typer.Option(0.7), top_p: float = typer.Option(0.95), max_tokens: int = typer.Option(8192),
     max_total_tokens: Optional[int] = typer.Option(None), max_wall: Optional[float] = typer.Option(None),
     request_timeout: float = typer.Option(600.0), retries: int = typer.Option(4),
-    workers: Optional[int] = typer.Option(None, help="Verifier lanes (default: one per GPU, or one per CPU core)."),
+    workers: Optional[int] = typer.Option(None, help="Verifier lanes, or Ray verification actors (default: one per GPU, or one per CPU core)."),
+    executor: str = typer.Option("local", help="local (this machine) | ray (a Ray cluster; see docs/scale.md)."),
+    ray_address: Optional[str] = typer.Option(None, help="Join this Ray cluster (auto, or HOST:PORT) instead of starting a local one."),
 ) -> None:
     """KernelBench: baselines, then every problem x sample; rerun the same command to resume."""
     from .bench.baselines import SOURCES
@@ -472,10 +474,14 @@ def bench(
                       warm_lanes=(4 if device == "cuda" else 0) if warm_lanes is None else warm_lanes,
                       timing=TimingConfig(n=timing_runs, compile=compile_baseline), max_tokens=max_total_tokens,
                       max_wall_s=max_wall)
+    if executor == "ray" and baselines == "kernelbench":
+        _fail_usage("--baselines kernelbench needs --executor local (the stored timings are applied in this process)")
+    # the local path keeps its own verifier, which also times the baselines ahead of the episodes
+    ex = _executor(executor, device, workers, ray_address) if executor != "local" or ray_address else None
     try:
         _, failed = bench_with_progress(task_list, pol, cfg, store_path, device=device, workers=workers,
                                         kernelbench_dir=kernelbench, run_id=run_id, task_set=f"kernelbench:{levels}",
-                                        console=out)
+                                        console=out, executor=ex)
     except (StoreError, ValueError) as e:
         _fail_usage(str(e))
     except TaskError as e:

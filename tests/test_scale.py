@@ -218,3 +218,33 @@ def test_executor_usage_errors(tmp_path, cache_dir):
                         "--store", str(tmp_path / "x.db"), "--model", "m", "--device", "cpu", "--ray-address", "auto"],
                        cwd=ROOT, env={**os.environ, "KMOSAIC_CACHE_DIR": str(cache_dir)}, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "needs --executor ray" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_bench_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
+    """`kmosaic bench --executor ray`: episodes run on the cluster's actors, which time the
+    baselines themselves (this process may have no GPU); stored baselines are refused."""
+    kb = tmp_path / "kb"
+    (kb / "level1").mkdir(parents=True)
+    (kb / "level1" / "1_ScaleAdd.py").write_text((DATA / "tasks" / "scale_add.py").read_text())
+    env = {**os.environ, "KMOSAIC_CACHE_DIR": str(cache_dir)}
+    with ScriptedServer({"L1/1_ScaleAdd": scale_add_script}) as srv:
+        def bench(*extra):
+            cmd = [sys.executable, "-m", "kernelmosaic.cli", "bench", "--kernelbench", str(kb), "--levels", "1",
+                   "--model", "scripted-coder", "--base-url", srv.base_url, "--api-key", "x", "--store", str(tmp_path / "b.db"),
+                   "--device", "cpu", "--backend", "cpp", "--timing-runs", "5", "--no-compile-baseline", "--turns", "1,1",
+                   "--executor", "ray", "--ray-address", ray_cluster, "--workers", "1", *extra]
+            return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+        refused = bench("--baselines", "kernelbench")
+        r = bench()
+    assert refused.returncode == 2 and "needs --executor local" in refused.stderr and "Traceback" not in refused.stderr
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "Traceback" not in r.stderr
+    with Store(tmp_path / "b.db") as s:
+        (run,) = s.run_ids()
+        assert s.get_run(run).settings["bench"]["executor"] == "ray"
+        (ep,) = s.episodes(run)
+        turns = s.turns(ep.episode_id)
+        assert [(t.stage, t.verdict["status"]) for t in turns] == SCALE_ADD_STEPS
+        # the actor measured the eager baseline for the timed verdict
+        assert turns[0].verdict["timing"]["eager_ms"] > 0

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from rich.console import Console
@@ -21,9 +22,25 @@ from .run import BenchConfig, run_bench
 
 def bench_with_progress(tasks, policy, cfg: BenchConfig, store_path: Path, *, device: str, workers: int | None,
                         kernelbench_dir: str | None, run_id: str | None, task_set: str,
-                        console: Console) -> tuple[str, int]:
-    """Runs the bench; returns (run id, failed episodes)."""
-    with Store(store_path) as store, Verifier(device=device, workers=workers) as v, Progress(
+                        console: Console, executor=None) -> tuple[str, int]:
+    """Runs the bench; returns (run id, failed episodes).
+
+    ``executor``: a Ray executor from :mod:`kernelmosaic.scale` (this function closes it), or
+    None for this machine's verifier.
+    """
+    with contextlib.ExitStack() as stack:
+        store = stack.enter_context(Store(store_path))
+        if executor is None:
+            v, runner_kwargs = stack.enter_context(Verifier(device=device, workers=workers)), None
+        else:
+            v, runner_kwargs = None, {"executor": stack.enter_context(executor)}
+        run_id, failed = _bench(tasks, policy, cfg, store, v, kernelbench_dir, run_id, task_set, console, runner_kwargs)
+    console.print(f"report: kmosaic report {store_path} --out report", highlight=False)
+    return run_id, failed
+
+
+def _bench(tasks, policy, cfg, store, v, kernelbench_dir, run_id, task_set, console, runner_kwargs):
+    with Progress(
         TextColumn("[bold]{task.description:<10}[/]"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[status]}"), TimeElapsedColumn(), console=console,
     ) as prog:
@@ -66,13 +83,12 @@ def bench_with_progress(tasks, policy, cfg: BenchConfig, store_path: Path, *, de
 
         res = run_bench(tasks, policy, v, store, cfg, kernelbench_dir=kernelbench_dir, run_id=run_id,
                         task_set=task_set, on_baseline=on_baseline, on_warm=on_warm, on_start=on_start, on_turn=on_turn,
-                        on_episode=on_episode)
+                        on_episode=on_episode, runner_kwargs=runner_kwargs)
         failed = sum(1 for e in store.episodes(res.run_id) if e.status == "failed")
     console.print(f"run {res.run_id}: {res.tasks} problems, {res.episodes_pending} episodes run now "
                   f"(the rest were finished before), baselines: {res.baselines_measured} measured, "
                   f"{res.baselines_cached} from the cache, {len(res.baseline_errors)} failed", highlight=False)
-    print_summary(store_path, res.run_id, console)
-    console.print(f"report: kmosaic report {store_path} --out report", highlight=False)
+    print_summary(store.path, res.run_id, console)
     return res.run_id, failed
 
 

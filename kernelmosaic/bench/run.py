@@ -146,7 +146,7 @@ class BenchResult:
     episodes_pending: int
 
 
-def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Store, cfg: BenchConfig, *,
+def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, store: Store, cfg: BenchConfig, *,
               kernelbench_dir: str | None = None, run_id: str | None = None, task_set: str = "",
               on_baseline: Callable[[Task, dict | None, str | None], None] | None = None,
               on_warm: Callable[[Task, str | None], None] | None = None,
@@ -156,7 +156,16 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Stor
 
     ``on_start(baselines_to_measure, episodes_pending)`` is called once both are known.
     ``runner_kwargs`` go to :func:`kernelmosaic.agent.generate` as they are (e.g. an executor).
+    With a Ray executor (``runner_kwargs["executor"]``) and no ``verifier``, this process may
+    have no GPU: baselines are then measured by the actors on their own GPUs, at each
+    problem's first timed verdict, and cached there like any other.
     """
+    executor = (runner_kwargs or {}).get("executor")
+    if verifier is None and executor is None:
+        raise TypeError("run_bench() needs a verifier or an executor")
+    if verifier is None and cfg.baselines == "kernelbench":
+        # the stored timings are applied by wrapping the verifier, which runs in this process
+        raise ValueError("--baselines kernelbench needs the local executor")
     if cfg.mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {cfg.mode!r}")
     if cfg.baselines not in SOURCES:
@@ -167,7 +176,9 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Stor
                           "backend": cfg.backend, "policy": cfg.policy, "baselines": cfg.baselines,
                           "stored_hardware": cfg.stored_hardware if cfg.baselines == "kernelbench" else None,
                           "timing": {"n": cfg.timing.n, "warmup": cfg.timing.warmup, "compile": cfg.timing.compile},
-                          "problems": [t.key for t in tasks], "verifier_device": verifier.device}}
+                          "problems": [t.key for t in tasks],
+                          "verifier_device": (verifier or executor).device,
+                          "executor": executor.name if executor is not None else "local"}}
     # created here with the bench's settings; the runner then resumes this run unchanged
     store.start_run(model=policy.name, settings=settings, task_set=task_set, run_id=run_id)
     pending = store.pending(run_id, [t.key for t in tasks], cfg.samples)
@@ -177,7 +188,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Stor
     v = verifier
     if cfg.baselines == "kernelbench":
         v = StoredBaselineVerifier(verifier, stored_baselines(kernelbench_dir, cfg.stored_hardware))
-    elif cfg.baselines == "measure" and cfg.timing.enabled:
+    elif cfg.baselines == "measure" and cfg.timing.enabled and verifier is not None:
         # only problems that still have episodes to run need a baseline now
         need = [t for t in tasks if t.key in pending_keys]
         n_cold = sum(verifier.cached_baseline(t, cfg.timing) is None for t in need)
@@ -196,7 +207,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier, store: Stor
                 on_baseline(t, b, err)
 
         measure_baselines(need, verifier, cfg.timing, warm_lanes=cfg.warm_lanes, on_result=got, on_warm=on_warm)
-    if cfg.baselines != "measure" or not cfg.timing.enabled:
+    if cfg.baselines != "measure" or not cfg.timing.enabled or verifier is None:
         if on_start is not None:
             on_start(0, len(pending))
     if pending:
