@@ -94,3 +94,33 @@ class TaskSet:
 
 def is_task_set(path) -> bool:
     return (Path(path) / MANIFEST).is_file()
+
+
+GENERATION_DEFAULT = ("accepted", "auto")
+
+
+def tasks_for_generation(spec: str):
+    """``SET`` or ``SET:STATUS[,STATUS]`` -> (tasks, a line saying what was taken), or None when
+    ``spec`` is not a task set. By default a set gives its accepted tasks: those a reviewer
+    accepted and those the filters accepted (``auto``); rejected and pending ones stay out."""
+    from .review import statuses
+
+    path, _, want = spec.partition(":") if not is_task_set(spec) else (spec, "", "")
+    if not is_task_set(path):
+        return None
+    wanted = tuple(s.strip() for s in want.split(",") if s.strip()) or GENERATION_DEFAULT
+    known = {"accepted", "auto", "rejected", "pending"}
+    bad = [s for s in wanted if s not in known]
+    if bad:
+        raise TaskError(spec, f"unknown status {bad[0]!r} (one of {', '.join(sorted(known))})")
+    ts = TaskSet.open(path)
+    st = statuses(ts)
+    picked = [r for r in ts.records if st[r["name"]] in wanted]
+    if not picked:
+        raise TaskError(spec, f"no tasks with status {' or '.join(wanted)} in this set")
+    counts = {s: sum(1 for r in picked if st[r["name"]] == s) for s in wanted}
+    left = len(ts.records) - len(picked)
+    note = (f"task set {ts.name}: taking {len(picked)} tasks with status " + ", ".join(f"{s} ({n})" for s, n in counts.items())
+            + (f"; leaving out {left} others" if left else "")
+            + (" (add :accepted to take only reviewer-accepted tasks)" if wanted == GENERATION_DEFAULT else ""))
+    return [ts.load(r) for r in picked], note
