@@ -203,7 +203,7 @@ def register(app: typer.Typer) -> None:
             _fail(f"--only must be undecided, all, auto, accepted, rejected or pending, not {only!r}")
         ts = _open(set_dir)
         try:
-            review(ts, out, who=reviewer, only=only, names=task, limit=limit, ask=lambda p: out.input(p))
+            review(ts, out, who=reviewer, only=only, names=task, limit=limit, ask=lambda p: out.input(p, markup=False))
         except TaskError as e:
             _fail(f"{e.where}: {e.problem}")
 

@@ -56,32 +56,32 @@ def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESH
 
 
 def eligible(ts: TaskSet, results: str | Path | None = None, window: tuple[float, float] | None = WINDOW_H200,
-             require: tuple[str, ...] = ("dedup", "decontam", "filter")) -> tuple[list[dict], dict[str, tuple[str, str]]]:
-    """Records that passed every step in ``require``; for the rest (stage, reason)."""
+             require: tuple[str, ...] = ("dedup", "decontam", "filter")) -> tuple[list[dict], dict[str, tuple[str, str, str]]]:
+    """Records that passed every step in ``require``; for the rest (stage, reason class, detail)."""
     dd = read_rows(ts.root / DEDUP)
     dc = read_rows(ts.root / DECONTAM)
-    res_path = Path(results) if results else ts.root / "filter"
-    fr = load_results(res_path) if "filter" in require else {}
     for stage, rows in (("dedup", dd), ("decontam", dc)):
         if stage in require and not rows:
             raise TaskError(str(ts.root), f"no {stage} results: run `kmosaic tasks {stage}` first")
+    res_path = Path(results) if results else ts.root / "filter"
+    fr = load_results(res_path) if "filter" in require else {}
     keep, dropped = [], {}
     for rec in ts.records:
         n = rec["name"]
         if "dedup" in require and dd.get(n, {}).get("dropped"):
             d = dd[n]
-            dropped[n] = ("dedup", f"{d['kind']} duplicate of {d['duplicate_of']} ({d['similarity']})")
+            dropped[n] = ("dedup", f"{d['kind']} duplicate", f"of {d['duplicate_of']} ({d['similarity']})")
         elif "decontam" in require and (n not in dc or dc[n]["dropped"]):
             d = dc.get(n)
-            dropped[n] = ("decontam", f"nearest {d['nearest']} score {d['score']}" if d else "not scored")
+            dropped[n] = ("decontam", "KernelBench" if d else "not scored", f"nearest {d['nearest']} score {d['score']}" if d else "")
         elif "filter" in require:
             r = fr.get(n)
             if r is None:
-                dropped[n] = ("filter", "not measured")
+                dropped[n] = ("filter", "not measured", "")
                 continue
             ok, reasons = verdict(r, window)
             if not ok:
-                dropped[n] = ("filter", reason_class(reasons[0]) if reasons else "does not run")
+                dropped[n] = ("filter", reason_class(reasons[0]) if reasons else "does not run", "; ".join(reasons))
                 continue
             keep.append({**rec, "eager_ms": r.get("eager_ms"), "eager_cv": r.get("eager_cv"), "gpu": r.get("gpu"),
                          "measured_flops": r.get("flops"), "measured_bytes": r.get("bytes"),

@@ -38,8 +38,8 @@ def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0
     ts.rewrite(records)
     dd, dc = read_rows(pool.root / DEDUP), read_rows(pool.root / DECONTAM)
     with open(out / DROPS, "w") as f:
-        for nm, (stage, why) in dropped.items():
-            row = {"name": nm, "stage": stage, "reason": why}
+        for nm, (stage, why, detail) in dropped.items():
+            row = {"name": nm, "stage": stage, "reason": why, "detail": detail}
             if stage == "decontam" and nm in dc:
                 row.update(nearest=dc[nm]["nearest"], score=dc[nm]["score"], op_sim=dc[nm]["op_sim"], src_sim=dc[nm]["src_sim"])
             if stage == "dedup" and nm in dd:
@@ -52,13 +52,13 @@ def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0
 def write_report(pool: TaskSet, ts: TaskSet, keep: list[dict], chosen: list[dict], dropped: dict, dd: dict, dc: dict,
                  window, method: str, plots: bool = True) -> dict:
     out = ts.root
-    stage_counts = Counter(stage for stage, _ in dropped.values())
-    filt = Counter(why for stage, why in dropped.values() if stage == "filter")
-    dedup_kind = Counter(dd[n]["kind"] for n, (s, _) in dropped.items() if s == "dedup" and n in dd)
+    stage_counts = Counter(d[0] for d in dropped.values())
+    filt = Counter(d[1] for d in dropped.values() if d[0] == "filter")
+    dedup_kind = Counter(dd[n]["kind"] for n, d in dropped.items() if d[0] == "dedup" and n in dd)
     X, _ = featurize(keep) if keep else (np.zeros((0, 1)), {})
     idx = {r["name"]: i for i, r in enumerate(keep)}
     rmax, rmean = coverage_radius(X, [idx[r["name"]] for r in chosen]) if len(keep) else (0.0, 0.0)
-    offered = len(pool.records) - sum(1 for s, w in dropped.values() if s == "filter" and w == "not measured")
+    offered = len(pool.records) - filt.get("not measured", 0)
     thr = next((r.get("threshold") for r in dc.values()), None)
     summary = {
         "pool": len(pool.records), "dedup_dropped": stage_counts.get("dedup", 0), "decontam_dropped": stage_counts.get("decontam", 0),
@@ -84,22 +84,22 @@ def write_report(pool: TaskSet, ts: TaskSet, keep: list[dict], chosen: list[dict
         L.append(f"| not offered to the GPU run (fusion chains beyond the cap) | {len(pool.records) - stage_counts.get('dedup', 0) - stage_counts.get('decontam', 0) - filt['not measured']} | {filt['not measured']} |")
     L += [f"| execution filters | {len(keep)} | {summary['filter_dropped']} |", f"| diversity selection ({method}) | {len(chosen)} | {len(keep) - len(chosen)} |", ""]
     if filt:
-        L += ["## Execution-filter drops by reason", "", "| reason | tasks | example |", "|---|---:|---|"]
+        L += ["## Execution-filter drops by reason", "", "| reason | tasks | example | detail |", "|---|---:|---|---|"]
         ex = {}
-        for nm, (s, why) in dropped.items():
+        for nm, (s, why, detail) in dropped.items():
             if s == "filter":
-                ex.setdefault(why, nm)
+                ex.setdefault(why, (nm, detail))
         for why, c in filt.most_common():
             if why != "not measured":
-                L.append(f"| {why} | {c} | `{ex[why]}` |")
+                L.append(f"| {why} | {c} | `{ex[why][0]}` | {ex[why][1][:120]} |")
         L.append("")
-    dd_rows = [(n, dd[n]) for n, (s, _) in dropped.items() if s == "dedup" and n in dd]
+    dd_rows = [(n, dd[n]) for n, d in dropped.items() if d[0] == "dedup" and n in dd]
     if dd_rows:
         L += ["## Dedup drops (examples)", "", "| task | duplicate of | kind | similarity |", "|---|---|---|---:|"]
         for n, r in dd_rows[:8]:
             L.append(f"| `{n}` | `{r['duplicate_of']}` | {r['kind']} | {r['similarity']} |")
         L.append("")
-    dc_rows = sorted(((n, dc[n]) for n, (s, _) in dropped.items() if s == "decontam" and n in dc), key=lambda x: -x[1]["score"])
+    dc_rows = sorted(((n, dc[n]) for n, d in dropped.items() if d[0] == "decontam" and n in dc), key=lambda x: -x[1]["score"])
     if dc_rows:
         near_cut = [x for x in dc_rows if x[1]["score"] < (thr or 1) + 0.05]
         L += ["## Decontamination drops", "",
