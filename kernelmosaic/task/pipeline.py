@@ -7,6 +7,7 @@ whatever is there and says which tasks survive every step so far, and why the ot
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -18,6 +19,10 @@ from .taskset import TaskSet
 
 DEDUP = "dedup.jsonl"
 DECONTAM = "decontam.jsonl"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _write_rows(path: Path, rows: list[dict]) -> None:
@@ -78,6 +83,9 @@ def eligible(ts: TaskSet, results: str | Path | None = None, window: tuple[float
             r = fr.get(n)
             if r is None:
                 dropped[n] = ("filter", "not measured", "")
+                continue
+            if r.get("sha256") and r["sha256"] != _sha(ts.source(rec)):
+                dropped[n] = ("filter", "stale measurement", "the task file changed after it was measured")
                 continue
             ok, reasons = verdict(r, window)
             if not ok:
