@@ -168,6 +168,7 @@ def register(app: typer.Typer) -> None:
                    method: str = typer.Option("kcenter", help="kcenter | mmr."),
                    names: Optional[Path] = typer.Option(None, help="Only these candidates (one name a line), e.g. those a GPU run measured."),
                    seed: int = typer.Option(0),
+                   balance: bool = typer.Option(True, "--balance/--no-balance", help="Split N over categories by the square root of their sizes (capped at what each has)."),
                    plots: bool = typer.Option(True, "--plots/--no-plots")) -> None:
         """Pick N diverse tasks that passed dedup, decontamination and the filters; write the set, report.md and plots."""
         from .report import build_set
@@ -182,7 +183,7 @@ def register(app: typer.Typer) -> None:
             only = [ln.strip() for ln in names.read_text().splitlines() if ln.strip()]
         try:
             summary = build_set(pool, out_dir, n, results=results, window=_window(window), method=method, seed=seed,
-                                only=only, plots=plots)
+                                only=only, plots=plots, balance=balance)
         except TaskError as e:
             _fail(f"{e.where}: {e.problem}")
         out.print(json.dumps(summary), highlight=False)

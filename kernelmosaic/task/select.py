@@ -1,4 +1,6 @@
-"""Diversity selection: pick N tasks that cover the space, by greedy k-center or MMR.
+"""Diversity selection: pick N tasks that cover the space, by greedy k-center or MMR, with
+the N split over categories in proportion to the square root of their sizes (capped at what
+each has), so that the many distinct fusion chains do not crowd out the rest.
 
 A task's feature vector joins its op histogram (unit length), category and dtype (one-hot),
 shape class (layout and size bucket), FLOPs per byte (log) and chain length, each block
@@ -103,13 +105,45 @@ def window_quality(recs: list[dict], window=(1.0, 15.0)) -> np.ndarray:
     return np.array(q)
 
 
-def select(recs: list[dict], n: int, method: str = "kcenter", seed: int = 0) -> list[dict]:
+def quotas(counts: dict[str, int], n: int) -> dict[str, int]:
+    """Shares proportional to the square root of each category's size, capped at its size, the
+    rest handed on: big categories (the many fusion chains) still get the most, small ones keep
+    most of theirs."""
+    q = {c: 0 for c in counts}
+    left = min(n, sum(counts.values()))
+    while left > 0:
+        open_ = [c for c in counts if q[c] < counts[c]]
+        w = {c: math.sqrt(counts[c]) for c in open_}
+        tot = sum(w.values())
+        given = 0
+        for c in sorted(open_, key=lambda c: -w[c]):
+            give = min(max(1, int(left * w[c] / tot)), counts[c] - q[c], left - given)
+            q[c] += give
+            given += give
+            if given == left:
+                break
+        left -= given
+    return q
+
+
+def select(recs: list[dict], n: int, method: str = "kcenter", seed: int = 0, balance: bool = True) -> list[dict]:
+    """``balance``: split ``n`` over categories by :func:`quotas`, then pick within each; the
+    features are computed over all tasks, so distances mean the same in every category."""
     if method not in ("kcenter", "mmr"):
         raise ValueError(f"method must be kcenter or mmr, not {method!r}")
     if not recs:
         return []
     X, _ = featurize(recs)
-    picked = kcenter(X, n, seed) if method == "kcenter" else mmr(X, n, window_quality(recs))
+    quality = window_quality(recs)
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(recs):
+        groups.setdefault(r.get("category", "?") if balance else "all", []).append(i)
+    q = quotas({c: len(ix) for c, ix in groups.items()}, n)
+    picked = []
+    for c, ix in groups.items():
+        sub = X[ix]
+        local = kcenter(sub, q[c], seed) if method == "kcenter" else mmr(sub, q[c], quality[ix])
+        picked += [ix[j] for j in local]
     return [recs[i] for i in sorted(picked)]
 
 
