@@ -84,7 +84,7 @@ def write_report(pool: TaskSet, ts: TaskSet, keep: list[dict], chosen: list[dict
           f"| dedup (exact {dedup_kind.get('exact', 0)}, near {dedup_kind.get('near', 0)}) | {len(pool.records) - stage_counts.get('dedup', 0)} | {stage_counts.get('dedup', 0)} |",
           f"| decontamination vs KernelBench L1-L3 (score >= {thr}) | {len(pool.records) - stage_counts.get('dedup', 0) - stage_counts.get('decontam', 0)} | {stage_counts.get('decontam', 0)} |"]
     if filt.get("not measured"):
-        L.append(f"| not offered to the GPU run (fusion chains beyond the cap) | {len(pool.records) - stage_counts.get('dedup', 0) - stage_counts.get('decontam', 0) - filt['not measured']} | {filt['not measured']} |")
+        L.append(f"| not measured (not offered to the filter run) | {len(pool.records) - stage_counts.get('dedup', 0) - stage_counts.get('decontam', 0) - filt['not measured']} | {filt['not measured']} |")
     L += [f"| execution filters | {len(keep)} | {summary['filter_dropped']} |", f"| diversity selection ({method}) | {len(chosen)} | {len(keep) - len(chosen)} |", ""]
     if filt:
         L += ["## Execution-filter drops by reason", "", "| reason | tasks | example | detail |", "|---|---:|---|---|"]
