@@ -253,3 +253,10 @@ def test_review_ledger_and_bad_input(tmp_path, pool):
     assert r.returncode == 2 and "not JSON" in r.stderr
     r = kmosaic("tasks", "generate", "--out", str(tmp_path / "g"), "--n", "3", "--scale", "huge")
     assert r.returncode == 2 and "--scale" in r.stderr
+
+
+def test_pool_of_the_shipped_set_regenerates_exactly(tmp_path):
+    """The H200 results are keyed by task name: the generators must still make the same pool."""
+    meta = json.loads((ROOT / "tasksets" / "mosaic-v1-pool" / "pool.json").read_text())
+    generate_pool(tmp_path / "p", meta["n"], scale=meta["scale"], seed=meta["seed"])
+    assert hashlib.sha256((tmp_path / "p" / "manifest.jsonl").read_bytes()).hexdigest()[:16] == meta["fingerprint"]

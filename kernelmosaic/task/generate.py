@@ -126,30 +126,32 @@ def gen_single(c: Ctx, batch: int) -> Built | None:
         return blocks.special_single(c, batch)
     cat = c.pick(SINGLE_CATEGORIES)
     name = c.pick([n for n in SINGLE_OPS if catalog.REGISTRY[n][0] == cat])
-    cat, fn = catalog.REGISTRY[name]
+    first = _first_op(name, c, batch)
+    if first is None:
+        return None
+    o, x = first
+    return combine(o.name, o.category, x, [o], c.dtype)
+
+
+def _first_op(name: str, c: Ctx, batch: int) -> tuple[Op, tuple] | None:
+    """The op applied to a fresh input of a layout it accepts."""
+    _, fn = catalog.REGISTRY[name]
     kinds = _kinds_for(fn, c, batch)
     if not kinds:
         return None
     t, x = _x(c.pick(kinds), c, batch)
     o = fn(t, c)
-    if o is None:
-        return None
-    return combine(o.name, o.category, x, [o], c.dtype)
+    return None if o is None else (o, x)
 
 
 def gen_fusion(c: Ctx, batch: int) -> Built | None:
     n_ops = c.pick([2, 2, 3, 3, 3, 4, 4, 5, 6])
     ops: list[Op] = []
     if c.rng.random() < 0.8:
-        head = c.pick(catalog.HEADS)
-        _, fn = catalog.REGISTRY[head]
-        kinds = _kinds_for(fn, c, batch)
-        if not kinds:
+        first = _first_op(c.pick(catalog.HEADS), c, batch)
+        if first is None:
             return None
-        t, x = _x(c.pick(kinds), c, batch)
-        o = fn(t, c)
-        if o is None:
-            return None
+        o, x = first
         ops.append(o)
         t = o.out
     else:
