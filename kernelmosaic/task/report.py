@@ -47,12 +47,38 @@ def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0
             if stage == "dedup" and nm in dd:
                 row.update(duplicate_of=dd[nm]["duplicate_of"], similarity=dd[nm]["similarity"], kind=dd[nm]["kind"])
             f.write(json.dumps(row) + "\n")
-    summary = write_report(pool, ts, keep, chosen, dropped, dd, dc, window, method, plots=plots)
+    from .filters import load_results
+
+    try:
+        measured = load_results(results or pool.root / "filter")
+    except Exception:  # noqa: BLE001 - the sizing table is optional
+        measured = {}
+    summary = write_report(pool, ts, keep, chosen, dropped, dd, dc, window, method, plots=plots, measured=measured)
     return summary
 
 
+def sizing_table(pool: TaskSet, measured: dict, window) -> list[str]:
+    """How well the generators' cost model aimed: per category, measured vs estimated eager time."""
+    import statistics
+
+    by: dict[str, list[tuple[float, float]]] = {}
+    for rec in pool.records:
+        r = measured.get(rec["name"])
+        if r and r.get("eager_ms") and rec.get("est_ms"):
+            by.setdefault(rec["category"], []).append((r["eager_ms"], rec["est_ms"]))
+    if not by:
+        return []
+    L = ["## Sizing: estimated vs measured eager time", "",
+         "The generators size each task with an H200 cost model (docs/tasks.md); this is how it did on the tasks "
+         "that ran and were timed.", "", "| category | timed | in window | median measured / estimated |", "|---|---:|---:|---:|"]
+    for cat, xs in sorted(by.items(), key=lambda kv: -len(kv[1])):
+        inw = sum(1 for m, _ in xs if window and window[0] <= m <= window[1])
+        L.append(f"| {cat} | {len(xs)} | {inw} | {statistics.median(m / e for m, e in xs):.2f} |")
+    return L + [""]
+
+
 def write_report(pool: TaskSet, ts: TaskSet, keep: list[dict], chosen: list[dict], dropped: dict, dd: dict, dc: dict,
-                 window, method: str, plots: bool = True) -> dict:
+                 window, method: str, plots: bool = True, measured: dict | None = None) -> dict:
     out = ts.root
     stage_counts = Counter(d[0] for d in dropped.values())
     filt = Counter(d[1] for d in dropped.values() if d[0] == "filter")
@@ -96,6 +122,7 @@ def write_report(pool: TaskSet, ts: TaskSet, keep: list[dict], chosen: list[dict
             if why != "not measured":
                 L.append(f"| {why} | {c} | `{ex[why][0]}` | {ex[why][1][:120]} |")
         L.append("")
+    L += sizing_table(pool, measured or {}, window)
     dd_rows = [(n, dd[n]) for n, d in dropped.items() if d[0] == "dedup" and n in dd]
     if dd_rows:
         L += ["## Dedup drops (examples)", "", "| task | duplicate of | kind | similarity |", "|---|---|---|---:|"]
