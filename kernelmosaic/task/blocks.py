@@ -53,7 +53,7 @@ def loss(c: Ctx, batch: int):
         "kl_div": f"F.kl_div(torch.log_softmax(predictions, dim=-1), torch.softmax(targets, dim=-1), reduction='{'batchmean' if red == 'mean' else red}')",
         "bce_logits": f"F.binary_cross_entropy_with_logits(predictions, torch.sigmoid(targets), reduction='{red}')",
         "cosine": "1.0 - F.cosine_similarity(predictions, targets, dim=-1)",
-        "hinge": f"torch.clamp(1.0 - predictions * torch.sign(targets), min=0.0).mean(dim=-1)",
+        "hinge": "torch.clamp(1.0 - predictions * torch.sign(targets), min=0.0).mean(dim=-1)",
         "soft_margin": f"F.soft_margin_loss(predictions, torch.sign(targets), reduction='{red}')",
         "poisson_nll": f"F.poisson_nll_loss(predictions, targets.abs(), log_input=True, reduction='{red}')",
     }.get(kind)

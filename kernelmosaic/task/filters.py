@@ -121,7 +121,6 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
         if job.is_cuda:
             res["gpu"] = torch.cuda.get_device_name(job.device)
         res["check_s"] = round(time.perf_counter() - t0, 3)
-        del job
     return res
 
 
@@ -293,7 +292,7 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int] | None
         todo = [r for r in todo if r["name"] in wanted]
     if limit is not None:
         todo = todo[:limit]
-    lanes_spec = [(f"cuda:0", {"CUDA_VISIBLE_DEVICES": str(g)}) for g in gpus] if (device == "cuda" and gpus) else [(device, {})]
+    lanes_spec = [("cuda:0", {"CUDA_VISIBLE_DEVICES": str(g)}) for g in gpus] if (device == "cuda" and gpus) else [(device, {})]
     log = open(out_dir / "worker.log", "a")
     lock = threading.Lock()
     stats = {"measured": 0, "skipped_done": len(done), "remaining": 0,
