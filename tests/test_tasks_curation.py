@@ -175,6 +175,8 @@ def test_selection_spreads_over_categories(pool):
     assert sorted(kcenter(X, 10, seed=1)) == sorted(kcenter(X, 10, seed=1))
     assert len(set(mmr(X, 25, window_quality(recs)))) == 25
     assert len(select(recs[:5], 50)) == 5
+    twins = [dict(recs[0], name=f"twin{i}") for i in range(6)]  # equal features: picks must stay distinct
+    assert len({r["name"] for r in select(twins + recs[:3], 7, balance=False)}) == 7
     with pytest.raises(ValueError):
         select(recs, 3, method="random")
 

@@ -68,10 +68,13 @@ def kcenter(X: np.ndarray, k: int, seed: int = 0) -> list[int]:
     first = random.Random(seed).randrange(n)
     chosen = [first]
     d = np.linalg.norm(X - X[first], axis=1)
+    d[first] = -1.0
     for _ in range(k - 1):
+        # ties at distance 0 (tasks with equal features) must still yield distinct picks
         j = int(np.argmax(d))
         chosen.append(j)
         d = np.minimum(d, np.linalg.norm(X - X[j], axis=1))
+        d[chosen] = -1.0
     return chosen
 
 
