@@ -340,7 +340,7 @@ def solve(
 
 @app.command()
 def generate(
-    tasks: str = typer.Option(..., "--tasks", help="A task file, a folder of task files, or kernelbench[:1,2,3]."),
+    tasks: str = typer.Option(..., "--tasks", help="A task file, a folder of task files, a task set (its accepted tasks; SET:accepted for reviewer-accepted only), or kernelbench[:1,2,3]."),
     store_path: Path = typer.Option(..., "--store", help="SQLite store (created or resumed)."),
     model: str = typer.Option(..., "--model", "-m"),
     base_url: Optional[str] = typer.Option(None, envvar="OPENAI_BASE_URL"),
