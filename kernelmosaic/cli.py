@@ -15,8 +15,11 @@ from rich.table import Table
 from .task import TaskError, load_kernelbench, resolve_task_spec
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="KernelMosaic: verify CUDA kernels and generate repair trajectories with an LLM.")
-tasks_app = typer.Typer(no_args_is_help=True, help="Task sets: list and check KernelBench-format tasks.")
+tasks_app = typer.Typer(no_args_is_help=True, help="Task sets: list, check and curate (generate, filter, dedup, decontam, select, review, stats).")
 app.add_typer(tasks_app, name="tasks")
+from .task.commands import register as _register_task_commands  # noqa: E402
+
+_register_task_commands(tasks_app)
 guidance_app = typer.Typer(no_args_is_help=True, help="The CUDA guidance knowledge base: list, mine.")
 app.add_typer(guidance_app, name="guidance")
 
@@ -200,7 +203,12 @@ def tasks_check(
 def _load_task_set(spec: str, kernelbench: Optional[str]):
     """A task file, a folder of task files, or kernelbench[:LEVELS] (from --kernelbench / $KERNELBENCH_DIR)."""
     from .task import load_task
+    from .task.taskset import tasks_for_generation
 
+    picked = tasks_for_generation(spec)  # a curated set: its accepted tasks, and it says so
+    if picked is not None:
+        err.print(picked[1], highlight=False)
+        return picked[0]
     if spec.startswith("kernelbench"):
         try:
             levels = [int(x) for x in spec.split(":", 1)[1].split(",")] if ":" in spec else [1, 2, 3]
@@ -332,7 +340,7 @@ def solve(
 
 @app.command()
 def generate(
-    tasks: str = typer.Option(..., "--tasks", help="A task file, a folder of task files, or kernelbench[:1,2,3]."),
+    tasks: str = typer.Option(..., "--tasks", help="A task file, a folder of task files, a task set (its accepted tasks; SET:accepted for reviewer-accepted only), or kernelbench[:1,2,3]."),
     store_path: Path = typer.Option(..., "--store", help="SQLite store (created or resumed)."),
     model: str = typer.Option(..., "--model", "-m"),
     base_url: Optional[str] = typer.Option(None, envvar="OPENAI_BASE_URL"),

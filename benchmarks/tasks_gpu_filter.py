@@ -1,0 +1,103 @@
+"""Execution filters over the whole task pool on one GPU, resumable, in one command.
+
+    python benchmarks/tasks_gpu_filter.py --out $OUT [--resume PREVIOUS/results.jsonl]
+
+It regenerates the pool (deterministic: same code, size and seed give the same files, checked
+by the fingerprint it prints), copies the results of earlier calls from --resume, measures
+the tasks not yet measured (one worker process per GPU, so timing is serial on each GPU)
+until --budget-s, then writes $OUT/results.jsonl (all results so far), $OUT/summary.json
+and $OUT/pool_manifest.jsonl. Run it again with --resume pointing at the returned
+results.jsonl until it says nothing is left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kernelmosaic.task import filters  # noqa: E402
+from kernelmosaic.task.generate import generate_pool  # noqa: E402
+from kernelmosaic.task.taskset import MANIFEST, TaskSet  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--n", type=int, default=5000, help="pool size (before dedup and decontamination)")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--scale", default="h200", help="h200 (the real pool) | small (a CPU try-out)")
+    ap.add_argument("--pool", default=None, help="pool folder (default .kmosaic-pool/<scale>-<n>-<seed>)")
+    ap.add_argument("--resume", default=None, help="results.jsonl of earlier calls")
+    ap.add_argument("--names", default=None, help="measure only these tasks (one name a line: the dedup/decontam survivors)")
+    ap.add_argument("--fingerprint", default=None, help="the pool fingerprint the names were made for (checked)")
+    ap.add_argument("--budget-s", type=float, default=420.0, help="stop taking new tasks after this many seconds")
+    ap.add_argument("--device", default="cuda")
+    ap.add_argument("--gpus", default=None, help="GPU indices, one worker each (default: all)")
+    ap.add_argument("--timing-runs", type=int, default=10)
+    ap.add_argument("--window", default="1,15", help="eager window in ms for the summary")
+    a = ap.parse_args()
+    t0 = time.monotonic()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    pool = Path(a.pool or ROOT / ".kmosaic-pool" / f"{a.scale}-{a.n}-{a.seed}")
+    if not (pool / MANIFEST).exists():
+        if pool.exists():
+            shutil.rmtree(pool)
+        generate_pool(pool, a.n, scale=a.scale, seed=a.seed)
+    fp = hashlib.sha256((pool / MANIFEST).read_bytes()).hexdigest()[:16]
+    print(f"pool {pool} ({a.n} tasks), fingerprint {fp}", flush=True)
+    if a.fingerprint and a.fingerprint != fp:
+        sys.exit(f"pool fingerprint {fp} != expected {a.fingerprint}: the generators changed since the names were made")
+    names = {r["name"] for r in TaskSet.open(pool).records}
+    only = None
+    if a.names:
+        only = [ln.strip() for ln in Path(a.names).read_text().splitlines() if ln.strip()]
+        missing = [n for n in only if n not in names]
+        if missing:
+            sys.exit(f"{len(missing)} names are not in the pool, e.g. {missing[0]}")
+    if a.resume:
+        kept = [ln for ln in Path(a.resume).read_text().splitlines() if ln.strip() and _name(ln) in names]
+        (out / filters.RESULTS).write_text("".join(ln + "\n" for ln in kept))
+        print(f"resumed {len(kept)} results from {a.resume}", flush=True)
+    gpus = [int(g) for g in a.gpus.split(",")] if a.gpus else None
+    if a.device == "cuda" and gpus is None:
+        n = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ")
+        gpus = list(range(max(1, n)))
+    budget = max(10.0, a.budget_s - (time.monotonic() - t0))
+    last = [time.monotonic()]
+
+    def progress(i, n, res):
+        if time.monotonic() - last[0] > 15 or i == n:
+            last[0] = time.monotonic()
+            print(f"{i}/{n} measured ({time.monotonic() - t0:.0f} s); {res['name']}: eager {res.get('eager_ms')} ms", flush=True)
+
+    stats = filters.run_filters(pool, out, device=a.device, gpus=gpus, budget_s=budget, n_timing=a.timing_runs,
+                                progress=progress, only=only)
+    shutil.copy(pool / MANIFEST, out / "pool_manifest.jsonl")
+    lo, hi = (float(x) for x in a.window.split(","))
+    summary = {**stats, "pool": str(pool), "fingerprint": fp, "n": a.n, "seed": a.seed, "scale": a.scale,
+               **filters.summarize(filters.load_results(out), (lo, hi) if a.device == "cuda" else None)}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps(summary), flush=True)
+    print("DONE: every task measured" if not stats["remaining"] else
+          f"{stats['remaining']} tasks left: rerun with --resume <returned results.jsonl>", flush=True)
+
+
+def _name(line: str) -> str | None:
+    try:
+        return json.loads(line).get("name")
+    except json.JSONDecodeError:
+        return None
+
+
+if __name__ == "__main__":
+    main()

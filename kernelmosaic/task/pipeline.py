@@ -1,0 +1,99 @@
+"""The curation steps over a task set, each leaving its record in the set folder.
+
+``dedup.jsonl`` and ``decontam.jsonl`` hold one row per task; ``filter/results.jsonl`` the
+execution filters' measurements (or ``--results`` points at an H200 run). ``eligible`` reads
+whatever is there and says which tasks survive every step so far, and why the others did not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from . import TaskError, load_kernelbench
+from .decontam import THRESHOLD, decontaminate, reference_index
+from .dedup import NEAR, dedup
+from .filters import WINDOW_H200, load_results, reason_class, verdict
+from .taskset import TaskSet
+
+DEDUP = "dedup.jsonl"
+DECONTAM = "decontam.jsonl"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _write_rows(path: Path, rows: list[dict]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    tmp.replace(path)
+
+
+def read_rows(path: Path) -> dict[str, dict]:
+    if not path.is_file():
+        return {}
+    out = {}
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if line.strip():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise TaskError(f"{path}:{n}", f"not JSON: {e.msg}") from None
+            out[r["name"]] = r
+    return out
+
+
+def run_dedup(ts: TaskSet, near: float = NEAR) -> list[dict]:
+    rows = dedup([(r, ts.source(r)) for r in ts.records], near=near)
+    _write_rows(ts.root / DEDUP, rows)
+    return rows
+
+
+def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESHOLD, progress=None) -> list[dict]:
+    refs = reference_index(load_kernelbench(kernelbench, (1, 2, 3)))
+    rows = decontaminate([(r["name"], ts.source(r)) for r in ts.records], refs, threshold, progress=progress)
+    for r in rows:
+        r["threshold"] = threshold
+    _write_rows(ts.root / DECONTAM, rows)
+    return rows
+
+
+def eligible(ts: TaskSet, results: str | Path | None = None, window: tuple[float, float] | None = WINDOW_H200,
+             require: tuple[str, ...] = ("dedup", "decontam", "filter")) -> tuple[list[dict], dict[str, tuple[str, str, str]]]:
+    """Records that passed every step in ``require``; for the rest (stage, reason class, detail)."""
+    dd = read_rows(ts.root / DEDUP)
+    dc = read_rows(ts.root / DECONTAM)
+    for stage, rows in (("dedup", dd), ("decontam", dc)):
+        if stage in require and not rows:
+            raise TaskError(str(ts.root), f"no {stage} results: run `kmosaic tasks {stage}` first")
+    res_path = Path(results) if results else ts.root / "filter"
+    fr = load_results(res_path) if "filter" in require else {}
+    keep, dropped = [], {}
+    for rec in ts.records:
+        n = rec["name"]
+        if "dedup" in require and dd.get(n, {}).get("dropped"):
+            d = dd[n]
+            dropped[n] = ("dedup", f"{d['kind']} duplicate", f"of {d['duplicate_of']} ({d['similarity']})")
+        elif "decontam" in require and (n not in dc or dc[n]["dropped"]):
+            d = dc.get(n)
+            dropped[n] = ("decontam", "KernelBench" if d else "not scored", f"nearest {d['nearest']} score {d['score']}" if d else "")
+        elif "filter" in require:
+            r = fr.get(n)
+            if r is None:
+                dropped[n] = ("filter", "not measured", "")
+                continue
+            if r.get("sha256") and r["sha256"] != _sha(ts.source(rec)):
+                dropped[n] = ("filter", "stale measurement", "the task file changed after it was measured")
+                continue
+            ok, reasons = verdict(r, window)
+            if not ok:
+                dropped[n] = ("filter", reason_class(reasons[0]) if reasons else "does not run", "; ".join(reasons))
+                continue
+            keep.append({**rec, "eager_ms": r.get("eager_ms"), "eager_cv": r.get("eager_cv"), "gpu": r.get("gpu"),
+                         "measured_flops": r.get("flops"), "measured_bytes": r.get("bytes"),
+                         "nearest_kb": dc.get(n, {}).get("nearest"), "kb_score": dc.get(n, {}).get("score")})
+        else:
+            keep.append({**rec, "nearest_kb": dc.get(n, {}).get("nearest"), "kb_score": dc.get(n, {}).get("score")})
+    return keep, dropped
