@@ -88,7 +88,6 @@ class StoredBaselineVerifier:
     def __init__(self, verifier: Verifier, baselines: dict[str, dict]):
         self._v = verifier
         self.baselines = baselines
-        self.device = verifier.device
 
     def __getattr__(self, name):
         return getattr(self._v, name)

@@ -328,10 +328,6 @@ for _n, _e in SOFTMAX.items():
 
 
 # -- matmul variants ---------------------------------------------------------------------------
-def _mm_dims(c: Ctx) -> tuple[int, int]:
-    return c.pick([512, 1024, 2048, 3072, 4096, 8192], [16, 32, 48, 64]), c.pick([512, 1024, 2048, 4096, 6144], [16, 32, 48, 64])
-
-
 @op("matmul")
 def linear(t: T, c: Ctx) -> Op | None:
     if t.kind not in ("2d", "seq"):
