@@ -156,10 +156,16 @@ def test_an_actor_that_stops_answering_is_replaced(ray_ex, tmp_path):
     assert all(v[3] == "done" for v in got.values())
 
 
+def relu_no_optimize_code(messages):
+    # as scale_add_script: which of two correct kernels is "best" is a timing race on a loaded
+    # 2-core CI machine (it flipped once in CI), and this test compares executors, not timers
+    return S.NO_CODE if "Best correct kernel so far" in messages[-1]["content"] else S.by_conversation(messages)
+
+
 def test_local_and_ray_executors_agree(ray_ex, cpu_verifier, tmp_path):
     tasks = [load_task(DATA / "tasks" / "relu.py"), load_task(DATA / "tasks" / "scale_add.py")]
     runs = {}
-    with ScriptedServer(SCRIPTS) as srv:
+    with ScriptedServer({"scale_add": scale_add_script, "*": relu_no_optimize_code}) as srv:
         policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url)
         for name, ex in (("local", LocalExecutor(cpu_verifier)), ("ray", ray_ex)):
             with Store(tmp_path / f"{name}.db") as store:
