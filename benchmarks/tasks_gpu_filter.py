@@ -16,7 +16,6 @@ import argparse
 import hashlib
 import json
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 from kernelmosaic.task import filters  # noqa: E402
 from kernelmosaic.task.generate import generate_pool  # noqa: E402
 from kernelmosaic.task.taskset import MANIFEST, TaskSet  # noqa: E402
+from kernelmosaic.verify.pool import detect_gpus  # noqa: E402
 
 
 def main() -> None:
@@ -68,10 +68,11 @@ def main() -> None:
         kept = [ln for ln in Path(a.resume).read_text().splitlines() if ln.strip() and _name(ln) in names]
         (out / filters.RESULTS).write_text("".join(ln + "\n" for ln in kept))
         print(f"resumed {len(kept)} results from {a.resume}", flush=True)
-    gpus = [int(g) for g in a.gpus.split(",")] if a.gpus else None
+    gpus = [g.strip() for g in a.gpus.split(",")] if a.gpus else None
     if a.device == "cuda" and gpus is None:
-        n = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ")
-        gpus = list(range(max(1, n)))
+        # the visible GPUs, as the verifier counts them: nvidia-smi ignores CUDA_VISIBLE_DEVICES, and
+        # counting with it once put a lane on a GPU that another benchmark was timing on
+        gpus = detect_gpus() or ["0"]
     budget = max(10.0, a.budget_s - (time.monotonic() - t0))
     last = [time.monotonic()]
 

@@ -1,6 +1,7 @@
 """Build the shipped set from the H200 filter results, on the CPU (about 3 minutes):
 
     python benchmarks/tasks_ship.py --results tasksets/mosaic-v1-pool/h200_results.jsonl \
+        --retimed tasksets/mosaic-v1-pool/h200_retimed.jsonl --notes tasksets/mosaic-v1-pool/MEASUREMENT.md \
         --kernelbench ../shared/kernelbench --out tasksets/mosaic-v1 --n 1200
 
 It regenerates the pool (checking the fingerprint the GPU run used), runs dedup and
@@ -31,6 +32,9 @@ def main() -> None:
     ap.add_argument("--kernelbench", required=True)
     ap.add_argument("--out", default=str(ROOT / "tasksets" / "mosaic-v1"))
     ap.add_argument("--n", type=int, default=1200)
+    ap.add_argument("--retimed", default=None, help="results.jsonl of a second pass over some tasks: it replaces the "
+                                                    "first pass's results, and only tasks it measured stay eligible")
+    ap.add_argument("--notes", default=None, help="a markdown file whose text goes into the report (e.g. how it was measured)")
     ap.add_argument("--pool-meta", default=str(ROOT / "tasksets" / "mosaic-v1-pool" / "pool.json"))
     a = ap.parse_args()
     meta = json.loads(Path(a.pool_meta).read_text())
@@ -46,7 +50,8 @@ def main() -> None:
     if not (pool_dir / pipeline.DECONTAM).exists():
         pipeline.run_decontam(pool, a.kernelbench)
     pool.meta.update(meta)
-    summary = build_set(pool, a.out, a.n, results=a.results, name=Path(a.out).name)
+    notes = Path(a.notes).read_text().strip().splitlines() if a.notes else None
+    summary = build_set(pool, a.out, a.n, results=a.results, name=Path(a.out).name, retimed=a.retimed, notes=notes)
     print(json.dumps(summary))
     s = set_stats(TaskSet.open(a.out))
     print(json.dumps({k: s[k] for k in ("tasks", "categories", "by_dtype", "by_status", "eager_ms") if k in s}))

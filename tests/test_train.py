@@ -166,6 +166,43 @@ def test_packed_rows_do_not_attend_across_sequences():
         assert torch.allclose(lpad[1, :20], lb[0], atol=1e-5), attn
 
 
+def test_compiled_layers_match_eager_with_lora():
+    """model.compile: layers (the throughput benchmark's fastest setting) must not change the
+    numbers: loss and LoRA gradients of a packed batch, compiled against eager, on the CPU."""
+    import copy
+
+    import torch
+    from peft import LoraConfig, get_peft_model
+
+    from kernelmosaic.train.regional import compile_layers
+    from kernelmosaic.train.tiny import build_random_model, build_tokenizer
+
+    tok = build_tokenizer()
+    torch.manual_seed(0)
+    base = get_peft_model(build_random_model(TINY, tok), LoraConfig(r=4, lora_alpha=8, target_modules="all-linear",
+                                                                    task_type="CAUSAL_LM"))
+    for n, p in base.named_parameters():  # LoRA's B starts at zero: give the adapters a real effect
+        if "lora_B" in n:
+            torch.nn.init.normal_(p, std=0.02)
+    compiled = copy.deepcopy(base)
+    assert compile_layers(compiled) == TINY["num_hidden_layers"]
+    results = []
+    for m, n_tok in ((base, 50), (compiled, 50), (compiled, 37)):  # a new length must not recompile wrongly
+        ids = torch.randint(0, len(tok), (1, n_tok), generator=torch.Generator().manual_seed(n_tok))
+        pos = torch.cat([torch.arange(n_tok - 20), torch.arange(20)])[None]  # two packed sequences
+        m.zero_grad()
+        loss = m(input_ids=ids, position_ids=pos, labels=ids, use_cache=False).loss
+        loss.backward()
+        grads = {n: p.grad.clone() for n, p in m.named_parameters() if p.grad is not None}
+        results.append((loss.detach(), grads))
+    (l0, g0), (l1, g1), (l2, _) = results
+    assert torch.allclose(l0, l1, rtol=1e-4, atol=1e-5), (l0, l1)
+    assert g0.keys() == g1.keys() and all("lora_" in n for n in g0)
+    for n in g0:
+        assert torch.allclose(g0[n], g1[n], rtol=1e-3, atol=1e-5), n
+    assert torch.isfinite(l2)
+
+
 def test_packing_decision_follows_the_architecture():
     from transformers import AutoConfig
 
@@ -189,6 +226,7 @@ def test_packing_decision_follows_the_architecture():
     ({"model.random_init": None}, "exactly one of name_or_path or random_init"),
     ({"merge": True, "lora": None}, "merge applies to LoRA runs only"),
     ({"model.random_init": {"hidden_size": 8}}, "with a model_type"),
+    ({"model.compile": "everything"}, "model.compile must be false or layers"),
 ])
 def test_bad_configs_are_named(override, needle):
     with pytest.raises(ConfigError) as e:

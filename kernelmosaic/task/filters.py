@@ -273,7 +273,7 @@ def load_results(path) -> dict[str, dict]:
     return out
 
 
-def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int] | None = None, budget_s: float = 450.0,
+def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] | None = None, budget_s: float = 450.0,
                 task_timeout_s: float = 60.0, n_timing: int = 10, timing: bool = True, limit: int | None = None,
                 progress=None, only: list[str] | None = None) -> dict:
     """Measure every task of a set not yet in ``out_dir/results.jsonl``; stop at the budget."""

@@ -60,7 +60,7 @@ def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESH
     return rows
 
 
-def eligible(ts: TaskSet, results: str | Path | None = None, window: tuple[float, float] | None = WINDOW_H200,
+def eligible(ts: TaskSet, results: str | Path | dict | None = None, window: tuple[float, float] | None = WINDOW_H200,
              require: tuple[str, ...] = ("dedup", "decontam", "filter")) -> tuple[list[dict], dict[str, tuple[str, str, str]]]:
     """Records that passed every step in ``require``; for the rest (stage, reason class, detail)."""
     dd = read_rows(ts.root / DEDUP)
@@ -68,8 +68,12 @@ def eligible(ts: TaskSet, results: str | Path | None = None, window: tuple[float
     for stage, rows in (("dedup", dd), ("decontam", dc)):
         if stage in require and not rows:
             raise TaskError(str(ts.root), f"no {stage} results: run `kmosaic tasks {stage}` first")
-    res_path = Path(results) if results else ts.root / "filter"
-    fr = load_results(res_path) if "filter" in require else {}
+    if "filter" not in require:
+        fr = {}
+    elif isinstance(results, dict):  # already loaded (e.g. two passes merged)
+        fr = results
+    else:
+        fr = load_results(Path(results) if results else ts.root / "filter")
     keep, dropped = [], {}
     for rec in ts.records:
         n = rec["name"]

@@ -66,6 +66,11 @@ def varlen_attention_forward(module, query, key, value, attention_mask, scaling=
     # the kernel does plain causal attention: anything else (sliding window, dropout) goes to SDPA
     if cu_q is None or query.shape[0] != 1 or not query.is_cuda or kwargs.get("sliding_window") or dropout:
         return _sdpa_fallback(module, query, key, value, attention_mask, scaling=scaling, dropout=dropout, **kwargs)
+    return _outside_graphs()(query, key, value, cu_q, cu_k, kwargs.get("max_length_q"), kwargs.get("max_length_k"),
+                             scaling)
+
+
+def _packed_attention(query, key, value, cu_q, cu_k, max_q, max_k, scaling):
     import torch
     from torch.nn.attention.varlen import varlen_attn
 
@@ -82,10 +87,20 @@ def varlen_attention_forward(module, query, key, value, attention_mask, scaling=
             k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
     cu_q = cu_q.to(device=q.device, dtype=torch.int32)
     cu_k = cu_q if cu_k is None else cu_k.to(device=q.device, dtype=torch.int32)
-    max_q = int(kwargs.get("max_length_q") or (cu_q[1:] - cu_q[:-1]).max())
-    max_k = int(kwargs.get("max_length_k") or max_q)
+    max_q = int(max_q or (cu_q[1:] - cu_q[:-1]).max())
+    max_k = int(max_k or max_q)
     out = varlen_attn(q, k, v, cu_q, cu_k, max_q, max_k, scale=scaling, **extra)
     return out.unsqueeze(0), None
+
+
+@lru_cache(maxsize=1)
+def _outside_graphs():
+    """The kernel call, left out of torch.compile graphs (``model.compile: layers``): its
+    max-length arguments are Python ints that change with every batch, so a traced call would
+    specialize the graph to each batch's longest sequence and recompile."""
+    import torch
+
+    return torch.compiler.disable(_packed_attention)
 
 
 def register() -> str:

@@ -5,6 +5,7 @@
       tokenizer: null                    # default: name_or_path; "tiny" builds the offline byte-level one
       dtype: bfloat16
       attn_implementation: auto          # auto | sdpa | torch_varlen | flex_attention | eager | ...
+      compile: false                     # false | layers (torch.compile each decoder layer)
     data:
       path: data/iterative               # a `kmosaic export` folder; or train: / validation: parquet files
       max_length: 8192
@@ -64,6 +65,7 @@ class ModelConfig:
     tokenizer: str | None = None
     dtype: str = "bfloat16"
     attn_implementation: str = "auto"
+    compile: Any = False
     trust_remote_code: bool = False
 
 
@@ -162,6 +164,8 @@ def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = 
         raise ConfigError("model.random_init must be a mapping of config fields with a model_type (e.g. qwen3)")
     if model.random_init is not None and not model.tokenizer:
         raise ConfigError("model.random_init needs model.tokenizer (a tokenizer dir, or 'tiny')")
+    if model.compile not in (False, None, "layers"):
+        raise ConfigError(f"model.compile must be false or layers, not {model.compile!r}")
     if model.dtype not in ("bfloat16", "float16", "float32"):
         raise ConfigError(f"model.dtype must be bfloat16, float16 or float32, not {model.dtype!r}")
     if not (data.path or data.train):

@@ -242,6 +242,11 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
                                  target_modules=cfg.lora.target_modules, task_type="CAUSAL_LM")
     trainer = SFTTrainer(model=model, args=args, train_dataset=train_ds, eval_dataset=eval_ds,
                          processing_class=tokenizer, peft_config=peft_config)
+    if cfg.model.compile == "layers":
+        from .regional import compile_layers
+
+        # after PEFT wrapped the model, so the adapters are inside the compiled graphs
+        log.info("torch.compile on %d decoder layers (the first steps include compiling)", compile_layers(trainer.model))
     out = trainer.train(resume_from_checkpoint=resume_from)
     metrics = dict(out.metrics)
     if eval_ds is not None:

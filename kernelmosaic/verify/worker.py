@@ -10,6 +10,7 @@ process group on a timeout; a crash is seen as end-of-file on the event pipe.
 from __future__ import annotations
 
 import argparse
+import gc
 import faulthandler
 import json
 import os
@@ -67,6 +68,12 @@ def main() -> None:
             emit(json.loads(json.dumps({"event": "result", **result}, default=str).replace(wd + "/", "")))
             del job
             if device.type == "cuda" and args.jobs > 1:
+                if "torch._dynamo" in sys.modules:
+                    # whatever a finished job left reachable (Dynamo's caches, reference cycles)
+                    # keeps its GPU memory: a torch.compile warm-up worker once held 77-100 GiB next
+                    # to the timing worker on the same GPU, which then ran out of memory
+                    torch._dynamo.reset()
+                gc.collect()
                 torch.cuda.empty_cache()
     out.flush()
     # skip interpreter teardown: candidate threads or CUDA libraries must not hang the exit

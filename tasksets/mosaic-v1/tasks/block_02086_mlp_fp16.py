@@ -1,0 +1,34 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """MLP block with layer_norm and a residual (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(256)
+        self.fc1 = nn.Linear(256, 512)
+        self.fc2 = nn.Linear(512, 256)
+        self.to(dtype)
+
+    def forward(self, x):
+        h = x
+        h = self.norm(h)
+        h = self.fc2(F.silu(self.fc1(h)))
+        x = x + h
+        return x
+
+
+batch_size = 1775
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,29 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """scan_cumprod -> rsqrt_sq -> leaky_relu (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.cumprod(1.0 + 0.01 * x, dim=2)
+        x = torch.rsqrt(x * x + 1.0)
+        x = F.leaky_relu(x, negative_slope=0.27)
+        return x
+
+
+batch_size = 646
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

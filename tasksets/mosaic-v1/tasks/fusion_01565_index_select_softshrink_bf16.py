@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """index_select -> softshrink (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, idx):
+        x = torch.index_select(x, 2, idx)
+        x = F.softshrink(x, lambd=0.4)
+        return x
+
+
+batch_size = 8192
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 768, dtype=dtype), torch.randint(0, 768, (192,), dtype=torch.long)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """reduce_amin -> softmin (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.amin(x, dim=1)
+        x = F.softmin(x, dim=-1)
+        return x
+
+
+batch_size = 24576
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 8, 4096, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

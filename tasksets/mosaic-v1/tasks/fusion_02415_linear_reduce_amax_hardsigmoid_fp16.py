@@ -1,0 +1,31 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """linear -> reduce_amax -> hardsigmoid (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(1024, 8192, bias=False)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.fc(x)
+        x = torch.amax(x, dim=1)
+        x = F.hardsigmoid(x)
+        return x
+
+
+batch_size = 284702
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """erf -> reduce_l2norm (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.erf(x)
+        x = torch.linalg.vector_norm(x, dim=2)
+        return x
+
+
+batch_size = 24576
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

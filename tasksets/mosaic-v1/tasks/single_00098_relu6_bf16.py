@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """relu6 (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.relu6(x)
+        return x
+
+
+batch_size = 5461
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16, 8, 48, 48, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

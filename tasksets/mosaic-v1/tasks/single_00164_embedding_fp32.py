@@ -1,0 +1,29 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """embedding (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50257, 2048)
+        self.to(dtype)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        return x
+
+
+batch_size = 561
+
+
+def get_inputs():
+    return [torch.randint(0, 50257, (batch_size, 512))]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """adaptive_avg_pool2d (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.adaptive_avg_pool2d(x, 7)
+        return x
+
+
+batch_size = 384
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 256, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """addmm (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, A, B, bias):
+        x = torch.addmm(bias, A, B, beta=0.8, alpha=1.07)
+        return x
+
+
+batch_size = 192
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 4096, 512, dtype=dtype), torch.randn(512, 2048, dtype=dtype), torch.randn(2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

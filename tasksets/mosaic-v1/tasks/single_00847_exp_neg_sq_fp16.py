@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """exp_neg_sq (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.exp(-x * x)
+        return x
+
+
+batch_size = 25830
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 28, 14, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """reduce_l2norm (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.linalg.vector_norm(x, dim=(2, 3))
+        return x
+
+
+batch_size = 1003
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 224, 112, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """relu6 (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.relu6(x)
+        return x
+
+
+batch_size = 6144
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """gram (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 768
+        return x
+
+
+batch_size = 483
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 768, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """cos (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.cos(x)
+        return x
+
+
+batch_size = 8192
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 3, 256, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

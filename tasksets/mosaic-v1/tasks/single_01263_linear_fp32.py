@@ -1,0 +1,29 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """linear (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(768, 1024, bias=True)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.fc(x)
+        return x
+
+
+batch_size = 233
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 768, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

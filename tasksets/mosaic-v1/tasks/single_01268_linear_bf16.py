@@ -1,0 +1,29 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """linear (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16384, 512, bias=False)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.fc(x)
+        return x
+
+
+batch_size = 98304
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16384, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,29 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """linear (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(256, 2048, bias=True)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.fc(x)
+        return x
+
+
+batch_size = 768
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """cosine loss, reduction=sum (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, predictions, targets):
+        x = 1.0 - F.cosine_similarity(predictions, targets, dim=-1)
+        return x
+
+
+batch_size = 219
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 256, 8192, dtype=dtype), torch.randn(batch_size * 256, 8192, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """adaptive_max_pool1d (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.adaptive_max_pool1d(x, 7)
+        return x
+
+
+batch_size = 6144
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """binary_sub (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, y):
+        x = x - y
+        return x
+
+
+batch_size = 281
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 16384, dtype=dtype), torch.randn(batch_size, 128, 16384, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

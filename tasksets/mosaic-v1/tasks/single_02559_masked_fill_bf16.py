@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """masked_fill (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = x.masked_fill(x < -0.38, 0.0)
+        return x
+
+
+batch_size = 34323
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 32, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

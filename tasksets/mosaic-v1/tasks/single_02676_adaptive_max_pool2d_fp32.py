@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """adaptive_max_pool2d (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.adaptive_max_pool2d(x, 7)
+        return x
+
+
+batch_size = 21399
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 3, 112, 112, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

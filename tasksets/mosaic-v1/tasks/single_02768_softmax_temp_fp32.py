@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """softmax_temp (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.softmax(x / 2.54, dim=-1)
+        return x
+
+
+batch_size = 156390
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 4096, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,28 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """attention manual cross (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, q, k, v):
+        s = torch.matmul(q, k.transpose(-1, -2)) * 0.125
+        x = torch.matmul(torch.softmax(s, dim=-1), v)
+        return x
+
+
+batch_size = 24
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16, 2048, 64, dtype=dtype), torch.randn(batch_size, 16, 1024, 64, dtype=dtype), torch.randn(batch_size, 16, 1024, 64, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

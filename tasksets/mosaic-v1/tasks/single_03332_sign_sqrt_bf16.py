@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """sign_sqrt (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.sign(x) * torch.sqrt(x.abs())
+        return x
+
+
+batch_size = 1411
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

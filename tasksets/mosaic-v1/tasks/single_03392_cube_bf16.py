@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """cube (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = x * x * x
+        return x
+
+
+batch_size = 256794
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 8, 28, 28, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """addmm (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, A, B, bias):
+        x = torch.addmm(bias, A, B, beta=0.97, alpha=1.42)
+        return x
+
+
+batch_size = 23
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 512, 4096, dtype=dtype), torch.randn(4096, 2048, dtype=dtype), torch.randn(2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """gram (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 768
+        return x
+
+
+batch_size = 384
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, 768, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

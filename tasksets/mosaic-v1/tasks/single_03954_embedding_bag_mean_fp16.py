@@ -1,0 +1,29 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """embedding bag mean (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.EmbeddingBag(128000, 2048, mode='mean')
+        self.to(dtype)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        return x
+
+
+batch_size = 5571
+
+
+def get_inputs():
+    return [torch.randint(0, 128000, (batch_size, 128))]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """index_select (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, idx):
+        x = torch.index_select(x, 2, idx)
+        return x
+
+
+batch_size = 1536
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 2048, dtype=dtype), torch.randint(0, 2048, (1024,), dtype=torch.long)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """sparsemax_like (fp32)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.relu(x - x.mean(dim=-1, keepdim=True)) / x.shape[-1]
+        return x
+
+
+batch_size = 98304
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 8192, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,29 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """rms_norm (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+        self.rms_weight = nn.Parameter(torch.ones(16384) + 0.1 * torch.randn(16384))
+        self.to(dtype)
+
+    def forward(self, x):
+        x = x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + 1e-6) * self.rms_weight
+        return x
+
+
+batch_size = 25747
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16384, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

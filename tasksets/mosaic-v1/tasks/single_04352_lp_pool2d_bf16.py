@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """lp_pool2d (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.lp_pool2d(x, norm_type=2, kernel_size=4, stride=4)
+        return x
+
+
+batch_size = 2006
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16, 224, 224, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

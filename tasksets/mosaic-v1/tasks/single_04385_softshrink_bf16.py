@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """softshrink (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.softshrink(x, lambd=0.56)
+        return x
+
+
+batch_size = 98304
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16384, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """nll loss, reduction=none (fp16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, predictions, targets):
+        x = F.nll_loss(torch.log_softmax(predictions, dim=-1), targets, reduction='none')
+        return x
+
+
+batch_size = 1825
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 64, 4096, dtype=dtype), torch.randint(0, 4096, (batch_size * 64,))]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """topk (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.topk(x, 128, dim=-1).values
+        return x
+
+
+batch_size = 1239
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 768, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """index_select (bf16)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, idx):
+        x = torch.index_select(x, 2, idx)
+        return x
+
+
+batch_size = 6144
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, 256, dtype=dtype), torch.randint(0, 256, (128,), dtype=torch.long)]
+
+
+def get_init_inputs():
+    return []
