@@ -138,9 +138,32 @@ def test_two_process_launch_trains_and_rank_0_saves(exports, tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     summaries = [json.loads(line) for line in r.stdout.splitlines() if line.startswith('{"output_dir"')]
     assert len(summaries) == 1 and summaries[0]["merged"] == str(out / "merged")  # rank 0 only
+    assert summaries[0]["world_size"] == 2 and summaries[0]["distributed"] == "MULTI_CPU"
     state = json.loads((out / "checkpoint-2" / "trainer_state.json").read_text())
     assert state["global_step"] == 2
     assert (out / "final" / "adapter_model.safetensors").is_file() and (out / "merged" / "model.safetensors").is_file()
+
+
+def test_a_launch_never_trains_its_processes_separately(exports, tmp_path):
+    """The FSDP config on a machine without GPUs: accelerate starts 2 processes but hands each a
+    single-process trainer. That must stop with a clear error (or, should accelerate learn FSDP on
+    CPUs, run as one sharded job), never train twice into one output_dir."""
+    cfg = tmp_path / "fsdp.yaml"
+    cfg.write_text((ROOT / "configs" / "accelerate" / "fsdp.yaml").read_text().replace("mixed_precision: bf16",
+                                                                                        'mixed_precision: "no"'))
+    out = tmp_path / "fsdp"
+    r = subprocess.run([sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(cfg), "--num_processes", "2",
+                        "-m", "kernelmosaic.cli", "train", str(CONFIG), "--set", f"data.path={exports['iterative'].paths['train'].parent}",
+                        "--set", f"output_dir={out}", "--set", "lora=null", "--set", "merge=false", "--set", "sft.max_steps=2",
+                        "--set", "sft.report_to=none", "--set", "sft.use_cpu=false"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    summaries = [json.loads(line) for line in r.stdout.splitlines() if line.startswith('{"output_dir"')]
+    if r.returncode == 0:
+        assert len(summaries) == 1 and summaries[0]["world_size"] == 2 and summaries[0]["distributed"] != "NO"
+    else:
+        assert "error: launched as 2 processes, but the trainer runs as a single one" in r.stderr
+        # accelerate's launcher prints its own traceback for a failed child; none comes from ours
+        assert "kernelmosaic/train/" not in r.stderr and not summaries
 
 
 def test_packed_rows_do_not_attend_across_sequences():

@@ -44,6 +44,8 @@ class TrainResult:
     attn_implementation: str
     resumed_from: str | None
     n_truncated: int = 0  # training rows longer than max_length
+    distributed: str = "NO"  # accelerate's DistributedType of the run: NO, MULTI_GPU, MULTI_CPU, FSDP, ...
+    world_size: int = 1
     metrics: dict[str, Any] = field(default_factory=dict)  # train_* and eval_* from the trainer
     log_history: list[dict[str, Any]] = field(default_factory=list)
 
@@ -242,6 +244,13 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
                                  target_modules=cfg.lora.target_modules, task_type="CAUSAL_LM")
     trainer = SFTTrainer(model=model, args=args, train_dataset=train_ds, eval_dataset=eval_ds,
                          processing_class=tokenizer, peft_config=peft_config)
+    launched = int(os.environ.get("WORLD_SIZE", "1"))
+    if launched > 1 and trainer.accelerator.num_processes == 1:
+        # seen with an FSDP accelerate config on a machine without GPUs: every process would
+        # train alone and all of them would write the same output_dir
+        raise ConfigError(f"launched as {launched} processes, but the trainer runs as a single one "
+                          f"(accelerate: {trainer.accelerator.distributed_type}); check the launcher's config "
+                          "against this machine (FSDP needs GPUs)")
     if cfg.model.compile == "layers":
         from .regional import compile_layers
 
@@ -262,6 +271,9 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
             merge_adapter(trainer.model, tokenizer, merged_dir)
     result = TrainResult(output_dir=Path(cfg.output_dir), final_dir=final_dir, merged_dir=merged_dir,
                          packing=packing, attn_implementation=attn, resumed_from=resume_from, n_truncated=n_long,
+                         distributed=getattr(trainer.accelerator.distributed_type, "value",
+                                             str(trainer.accelerator.distributed_type)),
+                         world_size=trainer.accelerator.num_processes,
                          metrics=metrics, log_history=list(trainer.state.log_history))
     if trainer.is_world_process_zero():
         (Path(cfg.output_dir) / SUMMARY).write_text(json.dumps(result.to_dict(), indent=2, default=str))
