@@ -85,6 +85,8 @@ def main():
     ap.add_argument("--limit", type=int, default=None, help="only the first N problems")
     ap.add_argument("--extra", nargs=argparse.REMAINDER, default=[], help="more kmosaic bench options")
     a = ap.parse_args()
+    if not a.kernelbench:
+        sys.exit("error: give --kernelbench DIR or set KERNELBENCH_DIR")
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     gold = gold_set(a.backend)

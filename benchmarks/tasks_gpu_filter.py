@@ -51,7 +51,9 @@ def main() -> None:
     pool = Path(a.pool or ROOT / ".kmosaic-pool" / f"{a.scale}-{a.n}-{a.seed}")
     if not (pool / MANIFEST).exists():
         if pool.exists():
-            shutil.rmtree(pool)
+            if a.pool:  # a folder the user named: never delete it
+                sys.exit(f"error: --pool {pool} exists but holds no {MANIFEST}; give a new folder or an existing pool")
+            shutil.rmtree(pool)  # a half-written default pool from a killed run
         generate_pool(pool, a.n, scale=a.scale, seed=a.seed)
     fp = hashlib.sha256((pool / MANIFEST).read_bytes()).hexdigest()[:16]
     print(f"pool {pool} ({a.n} tasks), fingerprint {fp}", flush=True)
@@ -89,6 +91,8 @@ def main() -> None:
                **filters.summarize(filters.load_results(out), (lo, hi) if a.device == "cuda" else None)}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary), flush=True)
+    if stats.get("errors"):
+        sys.exit("error: " + "; ".join(sorted(set(stats["errors"]))))
     print("DONE: every task measured" if not stats["remaining"] else
           f"{stats['remaining']} tasks left: rerun with --resume <returned results.jsonl>", flush=True)
 

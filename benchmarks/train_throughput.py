@@ -1,6 +1,7 @@
 """SFT throughput: TRL's default SFTTrainer settings against ours, same model, data and GPU.
 
-    # one H200: both modes (each in a fresh process), then the summary (about 5 minutes)
+    # one H200: all four modes (each in a fresh process), then the summary (roughly 7 minutes, estimated
+    # from the step times of the committed runs; compiling alone takes 1-1.5 minutes)
     PYTHONPATH=$PWD python benchmarks/train_throughput.py --out results/train-throughput/h200
     # two H200s: our settings on 1 GPU, then DDP on 2, and the scaling efficiency
     PYTHONPATH=$PWD python benchmarks/train_throughput.py --out results/train-throughput/h200x2 --ddp 2

@@ -168,3 +168,15 @@ def test_usage_errors(kb, tmp_path):
                       (["--problems", "50-60"], "no problems match")]:
         r = _bench(kb, tmp_path / "u.db", "http://127.0.0.1:9/v1", tmp_path / "c", *args)
         assert r.returncode == 2 and msg in r.stderr, (args, r.stderr)
+
+
+def test_a_resumed_run_keeps_its_settings(runs, kb, tmp_path):
+    # other --turns on an existing run would be reported under the old ones: refused, nothing run
+    r = _bench(kb, runs["dir"] / "agent.db", "http://127.0.0.1:9/v1", runs["dir"] / "cache", "--mode", "agent", "--turns", "3,1")
+    assert r.returncode == 2 and "was started with other settings (turns: [2, 1], now [3, 1])" in r.stderr, r.stderr
+    # a bad --stored-hardware stops before a run is recorded, so a later call is not bound to it
+    r = _bench(kb, tmp_path / "fresh.db", "http://127.0.0.1:9/v1", tmp_path / "c", "--mode", "single",
+               "--baselines", "kernelbench", "--stored-hardware", "NO_SUCH_GPU")
+    assert r.returncode == 2, r.stderr
+    with Store(tmp_path / "fresh.db") as st:
+        assert st.run_ids() == []

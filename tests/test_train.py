@@ -189,6 +189,22 @@ def test_packed_rows_do_not_attend_across_sequences():
         assert torch.allclose(lpad[1, :20], lb[0], atol=1e-5), attn
 
 
+def test_bad_values_stop_before_the_model_is_built(exports, trained, tmp_path):
+    data = str(exports["iterative"].paths["train"].parent)
+    for key, value, msg in [("sft.learning_rate", "abc", "sft.learning_rate must be a number"),
+                            ("sft.max_steps", 2.5, "sft.max_steps must be a whole number"),
+                            ("sft.bf16", 3, "sft.bf16 must be true or false")]:
+        cfg = load_config(CONFIG, {"data.path": data, "output_dir": str(tmp_path / "bad"), key: value})
+        with pytest.raises(ConfigError, match=msg):
+            train(cfg)
+        assert not (tmp_path / "bad" / "base").exists()
+    # a random-init base already in output_dir must be the model the config describes
+    done_cfg, res = trained
+    other = load_config(CONFIG, {"data.path": data, "output_dir": str(res.output_dir), "model.random_init.hidden_size": 32})
+    with pytest.raises(ConfigError, match="random-init base with other hidden_size"):
+        train(other)
+
+
 def test_compiled_layers_match_eager_with_lora():
     """model.compile: layers (the throughput benchmark's fastest setting) must not change the
     numbers: loss and LoRA gradients of a packed batch, compiled against eager, on the CPU."""
@@ -250,6 +266,10 @@ def test_packing_decision_follows_the_architecture():
     ({"merge": True, "lora": None}, "merge applies to LoRA runs only"),
     ({"model.random_init": {"hidden_size": 8}}, "with a model_type"),
     ({"model.compile": "everything"}, "model.compile must be false or layers"),
+    ({"lora.alpha": "abc"}, "lora.alpha must be a positive number"),
+    ({"lora.dropout": 2}, "lora.dropout must be a number in [0, 1)"),
+    ({"lora.target_modules": 3}, "lora.target_modules must be a name"),
+    ({"merge": "maybe"}, "merge must be true or false"),
 ])
 def test_bad_configs_are_named(override, needle):
     with pytest.raises(ConfigError) as e:

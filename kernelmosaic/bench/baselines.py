@@ -72,17 +72,18 @@ def stored_baselines(kernelbench_dir: str | os.PathLike | None, hardware: str = 
     return out
 
 
-def _gpu_ids(n: int) -> list[str]:
-    from ..verify.pool import detect_gpus
-
-    gpus = detect_gpus() or ["0"]
+def _gpu_ids(verifier: Verifier, n: int) -> list[str]:
+    """``n`` warm-up lanes spread over the GPUs ``verifier`` times on (not every GPU of the host:
+    ``--workers 1`` on a two-GPU machine keeps the warm-up off the second GPU too)."""
+    gpus = [lane.env.get("CUDA_VISIBLE_DEVICES") for lane in verifier.pool.lanes]
+    gpus = [g for g in gpus if g] or ["0"]
     return [gpus[i % len(gpus)] for i in range(n)]
 
 
 def warm_verifier(verifier: Verifier, lanes: int) -> Verifier:
     """A verifier of ``lanes`` worker processes for :func:`warm_compile`, sharing ``verifier``'s
     caches (keep one open across several warm-ups: each worker needs seconds to start)."""
-    kw = dict(gpus=_gpu_ids(lanes)) if verifier.device == "cuda" else dict(workers=lanes)
+    kw = dict(gpus=_gpu_ids(verifier, lanes)) if verifier.device == "cuda" else dict(workers=lanes)
     # references are trusted code, so a worker may take many of them; recycled now and then
     # because Dynamo keeps state for every model it compiled. The GPU's bandwidth and peak are
     # measured first, by the main verifier on an idle GPU: measured by a warm-up lane, they

@@ -24,6 +24,8 @@ from ..verify import TimingConfig, Verifier, VerifyRequest
 from .baselines import SOURCES, STORED_HARDWARE, measure_baselines, stored_baselines
 
 MODES = ("single", "agent")
+# what a resumed run must share with its first call (problems, executor and device may change)
+RESUME_MUST_MATCH = ("mode", "samples", "turns", "backend", "policy", "baselines", "stored_hardware", "timing")
 
 
 def parse_problems(spec: str | None) -> set | None:
@@ -178,6 +180,17 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
                           "problems": [t.key for t in tasks],
                           "verifier_device": (verifier or executor).device,
                           "executor": executor.name if executor is not None else "local"}}
+    # before anything is recorded: a bad --stored-hardware must not leave a run behind
+    stored = stored_baselines(kernelbench_dir, cfg.stored_hardware) if cfg.baselines == "kernelbench" else None
+    before = store.get_run(run_id)
+    if before is not None:
+        # a resumed run keeps its recorded settings: different ones would be reported as the old
+        old, new = before.settings.get("bench", {}), settings["bench"]
+        diff = [k for k in RESUME_MUST_MATCH if k in old and old[k] != new[k]]
+        if diff:
+            raise ValueError(f"run {run_id!r} was started with other settings ("
+                             + ", ".join(f"{k}: {old[k]!r}, now {new[k]!r}" for k in diff)
+                             + "); rerun with the same options, or pass --run-id for a new run")
     # created here with the bench's settings; the runner then resumes this run unchanged
     store.start_run(model=policy.name, settings=settings, task_set=task_set, run_id=run_id)
     pending = store.pending(run_id, [t.key for t in tasks], cfg.samples)
@@ -185,8 +198,8 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
     measured = cached = 0
     errors: dict[str, str] = {}
     v = verifier
-    if cfg.baselines == "kernelbench":
-        v = StoredBaselineVerifier(verifier, stored_baselines(kernelbench_dir, cfg.stored_hardware))
+    if stored is not None:
+        v = StoredBaselineVerifier(verifier, stored)
     elif cfg.baselines == "measure" and cfg.timing.enabled and verifier is not None:
         # only problems that still have episodes to run need a baseline now
         need = [t for t in tasks if t.key in pending_keys]

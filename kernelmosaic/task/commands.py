@@ -78,6 +78,8 @@ def register(app: typer.Typer) -> None:
                 _fail(f"--mix must look like single=0.5,fusion=0.3,block=0.2, not {mix!r}")
             if set(mixd) - set(GENERATORS) or not any(mixd.values()):
                 _fail(f"--mix generators are {', '.join(GENERATORS)}")
+            if any(v < 0 for v in mixd.values()):
+                _fail(f"--mix weights must not be negative, not {mix!r}")
         dts = tuple(d.strip() for d in dtypes.split(",") if d.strip())
         if not dts or set(dts) - set(DTYPES):
             _fail(f"--dtypes must be a subset of {', '.join(DTYPES)}")
@@ -129,7 +131,7 @@ def register(app: typer.Typer) -> None:
     @app.command("filter")
     def filter_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
                    device: str = typer.Option("cpu", help="cpu | cuda."),
-                   gpus: Optional[str] = typer.Option(None, help="GPU indices, one worker (serial timing) each."),
+                   gpus: Optional[str] = typer.Option(None, help="GPU indices, one worker (serial timing) each (default: every visible GPU)."),
                    budget_s: float = typer.Option(3600.0, help="Stop taking tasks after this many seconds (rerun to resume)."),
                    timing_runs: int = typer.Option(10, min=1),
                    window: Optional[str] = typer.Option(None, help="Eager window LO,HI ms for the summary (default 1,15 on cuda, none on cpu)."),
@@ -145,6 +147,10 @@ def register(app: typer.Typer) -> None:
             g = [int(x) for x in gpus.split(",")] if gpus else None
         except ValueError:
             _fail(f"--gpus must be comma-separated integers, not {gpus!r}")
+        if g is None and device == "cuda":
+            from ..verify.pool import detect_gpus
+
+            g = detect_gpus() or ["0"]
         win = _window(window) if window else ((1.0, 15.0) if device == "cuda" else None)
         rdir = results_dir or set_dir / "filter"
         stats = run_filters(set_dir, rdir, device=device, gpus=g, budget_s=budget_s, n_timing=timing_runs,
@@ -156,8 +162,10 @@ def register(app: typer.Typer) -> None:
             print(json.dumps(summ))
         else:
             out.print(json.dumps(summ), highlight=False)
-            if stats["remaining"]:
+            if stats["remaining"] and not stats.get("errors"):
                 out.print(f"{stats['remaining']} tasks left: run the same command again to continue")
+        if stats.get("errors"):
+            _fail("; ".join(sorted(set(stats["errors"]))) + f" ({stats['remaining']} tasks not measured)")
 
     @app.command("select")
     def select_cmd(set_dir: Path = typer.Argument(..., help="The pool (a task-set folder with dedup/decontam/filter results)."),
@@ -197,7 +205,7 @@ def register(app: typer.Typer) -> None:
                    only: str = typer.Option("undecided", help="undecided | all | auto | accepted | rejected | pending."),
                    task: Optional[list[str]] = typer.Option(None, "--task", help="Review these tasks (repeatable)."),
                    limit: Optional[int] = typer.Option(None, min=1)) -> None:
-        """Review tasks one by one: accept / reject / edit ($EDITOR) / skip, each with a note; saved to SET/review.jsonl."""
+        """Review tasks one by one: accept / reject (a note required) / edit ($EDITOR) / skip, with who and when; saved to SET/review.jsonl."""
         from .review import review
 
         if only not in ("undecided", "all", "auto", "accepted", "rejected", "pending"):

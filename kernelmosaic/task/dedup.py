@@ -3,7 +3,7 @@
 The canonical form of a task is its op sequence, dtype, shape signature (input shapes bucketed
 to powers of two) and normalized tokens (literals and local names blanked), hashed. Near
 duplicates are tasks with the same dtype and op sequence whose shape signatures match and whose
-token bigrams have a cosine of at least ``near`` (0.95): the same problem written slightly
+token bigrams have a cosine of at least ``near`` (0.98): the same problem written slightly
 differently. The first task in set order is kept; each dropped one names the task it repeats.
 """
 

@@ -161,13 +161,18 @@ def summarize(results: dict[str, dict], window: tuple[float, float] | None) -> d
 def reason_class(reason: str) -> str:
     """A short bucket for the report."""
     r = reason.lower()
-    for key, cls in (("< ", "too fast"), ("> ", "too slow"), ("too slow", "too slow"), ("out of memory", "out of memory"),
-                     ("failed: finite", "non-finite"), ("failed: deterministic", "non-deterministic"),
+    # only the openings this module writes: a task's own error text ("index < size") must not
+    # read as a timing verdict
+    if r.startswith("eager ") and " < " in r:
+        return "too fast"
+    if (r.startswith("eager ") and " > " in r) or r.startswith("too slow to time"):
+        return "too slow"
+    for key, cls in (("failed: finite", "non-finite"), ("failed: deterministic", "non-deterministic"),
                      ("failed: changes_with_seed", "constant across seeds"), ("failed: not_near_zero", "near zero"),
-                     ("failed: not_constant", "constant output"), ("timeout", "timeout"), ("crash", "worker crash")):
-        if key in r:
+                     ("failed: not_constant", "constant output"), ("timeout after", "timeout"), ("worker crash", "worker crash")):
+        if r.startswith(key):
             return cls
-    return "does not run"
+    return "out of memory" if "out of memory" in r else "does not run"
 
 
 # -- the worker process ---------------------------------------------------------------------
@@ -209,9 +214,13 @@ class _Lane:
         os.close(w)
         self.events = os.fdopen(r, "r")
         self.device = device
-        ready = self.events.readline()
-        if not ready:
-            raise RuntimeError(f"the filter worker for {device} did not start (see the log)")
+        import select
+
+        # importing torch and touching the device takes seconds; minutes means something is stuck
+        up, _, _ = select.select([self.events], [], [], 300)
+        if not (up and self.events.readline()):
+            self.kill()
+            raise RuntimeError(f"the filter worker for {device} did not start (see {getattr(log, 'name', 'the log')})")
 
     def ask(self, name: str, path: str, timeout_s: float) -> dict:
         import select
@@ -225,7 +234,12 @@ class _Lane:
             self.kill()
             return {"name": name, "checks": {"runs": False}, "passed_checks": False,
                     "reasons": [f"{why} after {timeout_s:.0f} s" if why == "timeout" else "worker crash (process died)"]}
-        return json.loads(line)
+        try:
+            return json.loads(line)
+        except json.JSONDecodeError:  # a line cut short by the worker dying mid-write
+            self.kill()
+            return {"name": name, "checks": {"runs": False}, "passed_checks": False,
+                    "reasons": ["worker crash (its answer was cut short)"]}
 
     def kill(self) -> None:
         try:
@@ -311,7 +325,14 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
                     break
                 rec = queue.pop()
             if lane is None or lane.proc.poll() is not None:
-                lane = _Lane(dev, env, n_timing, timing, log)
+                try:
+                    lane = _Lane(dev, env, n_timing, timing, log)
+                except RuntimeError as e:
+                    with lock:
+                        queue.append(rec)  # not measured: the next run takes it
+                        stats.setdefault("errors", []).append(str(e))
+                    lane = None
+                    break
             # a task that hangs near the end must not carry the call far past its budget
             left = budget_s - (time.monotonic() - t0)
             res = lane.ask(rec["name"], str(ts.path(rec)), min(task_timeout_s, max(15.0, left + 20.0)))

@@ -63,6 +63,8 @@ def featurize(recs: list[dict]) -> tuple[np.ndarray, dict]:
 
 def kcenter(X: np.ndarray, k: int, seed: int = 0) -> list[int]:
     n = len(X)
+    if k <= 0:  # a category whose quota is 0 (n below the number of categories)
+        return []
     if k >= n:
         return list(range(n))
     first = random.Random(seed).randrange(n)
@@ -80,6 +82,8 @@ def kcenter(X: np.ndarray, k: int, seed: int = 0) -> list[int]:
 
 def mmr(X: np.ndarray, k: int, quality: np.ndarray, lam: float = 0.5) -> list[int]:
     n = len(X)
+    if k <= 0:  # a category whose quota is 0 (n below the number of categories)
+        return []
     if k >= n:
         return list(range(n))
     Xn = X / np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-9)

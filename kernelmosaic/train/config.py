@@ -165,7 +165,8 @@ def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = 
     if model.random_init is not None and not model.tokenizer:
         raise ConfigError("model.random_init needs model.tokenizer (a tokenizer dir, or 'tiny')")
     if model.compile not in (False, None, "layers"):
-        raise ConfigError(f"model.compile must be false or layers, not {model.compile!r}")
+        raise ConfigError(f"model.compile must be false or layers, not {model.compile!r}"
+                          + (" (say which part: layers)" if model.compile is True else ""))
     if model.dtype not in ("bfloat16", "float16", "float32"):
         raise ConfigError(f"model.dtype must be bfloat16, float16 or float32, not {model.dtype!r}")
     if not (data.path or data.train):
@@ -176,6 +177,17 @@ def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = 
         raise ConfigError(f"data.max_length must be an integer >= 8, not {data.max_length!r}")
     if lora is not None and (not isinstance(lora.r, int) or lora.r < 1):
         raise ConfigError(f"lora.r must be a positive integer, not {lora.r!r}")
+    if lora is not None and (isinstance(lora.alpha, bool) or not isinstance(lora.alpha, (int, float)) or lora.alpha <= 0):
+        raise ConfigError(f"lora.alpha must be a positive number, not {lora.alpha!r}")
+    if lora is not None and (isinstance(lora.dropout, bool) or not isinstance(lora.dropout, (int, float))
+                             or not 0 <= lora.dropout < 1):
+        raise ConfigError(f"lora.dropout must be a number in [0, 1), not {lora.dropout!r}")
+    if lora is not None and not (isinstance(lora.target_modules, str) or (
+            isinstance(lora.target_modules, list) and lora.target_modules
+            and all(isinstance(m, str) for m in lora.target_modules))):
+        raise ConfigError(f"lora.target_modules must be a name (e.g. all-linear) or a list of names, not {lora.target_modules!r}")
+    if "merge" in raw and not isinstance(raw["merge"], bool):
+        raise ConfigError(f"merge must be true or false, not {raw['merge']!r}")
     if lora is None and raw.get("merge") is True:
         raise ConfigError("merge applies to LoRA runs only (full fine-tuning saves the whole model)")
 

@@ -113,6 +113,11 @@ def _load_model(cfg: TrainConfig, tokenizer, attn: str | None, is_main: bool):
         return AutoModelForCausalLM.from_pretrained(cfg.model.name_or_path, **kw)
     base = Path(cfg.output_dir) / BASE_DIR
     if (base / "config.json").is_file():
+        saved = json.loads((base / "config.json").read_text())
+        changed = sorted(k for k, v in cfg.model.random_init.items() if k in saved and saved[k] != v)
+        if changed:  # loading it anyway would train another model than the config describes
+            raise ConfigError(f"{base} holds a random-init base with other {', '.join(changed)} than model.random_init; "
+                              "use a new output_dir")
         return AutoModelForCausalLM.from_pretrained(str(base), **kw)
     model = build_random_model(cfg.model.random_init, tokenizer, dtype=cfg.model.dtype, attn_implementation=attn,
                                seed=int(cfg.sft.get("seed", SFT_DEFAULTS["seed"])))
@@ -199,6 +204,26 @@ def _device(cfg: TrainConfig) -> str:
     return "cuda"
 
 
+def check_sft_types(sft: dict[str, Any], types: dict[str, Any]) -> None:
+    """Numbers and switches of SFTConfig checked up front: a wrong one would otherwise fail deep in
+    TrainingArguments (e.g. "'<=' not supported between float and str"), after the model loaded."""
+    import typing
+
+    for k, v in sft.items():
+        t = types.get(k)
+        args = [a for a in typing.get_args(t) if a is not type(None)]
+        if len(args) == 1:  # ``bool | None``, ``int | None``: a value given must still be that type
+            t = args[0]
+        if v is None or t not in (bool, int, float):
+            continue  # strings, strategies and other unions are left to SFTConfig itself
+        if t is bool and not isinstance(v, bool):
+            raise ConfigError(f"sft.{k} must be true or false, not {v!r}")
+        if t in (int, float) and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise ConfigError(f"sft.{k} must be a number, not {v!r}")
+        if t is int and isinstance(v, float) and not v.is_integer():
+            raise ConfigError(f"sft.{k} must be a whole number, not {v!r}")
+
+
 def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
     """Run SFT per ``cfg``. ``resume``: True for the latest checkpoint in output_dir, or a checkpoint path."""
     for f in (cfg.train_file, cfg.validation_file):
@@ -210,6 +235,7 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
     unknown = sorted(set(cfg.sft) - names)
     if unknown:  # before any data or model is loaded
         raise ConfigError(f"unknown sft field(s): {', '.join(unknown)} (see trl.SFTConfig)")
+    check_sft_types(cfg.sft, {f.name: f.type for f in dataclasses.fields(SFTConfig)})
     device = _device(cfg)
     train_ds = load_messages(cfg.train_file)
     val_file = cfg.validation_file
