@@ -277,6 +277,10 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
         raise ConfigError(f"launched as {launched} processes, but the trainer runs as a single one "
                           f"(accelerate: {trainer.accelerator.distributed_type}); check the launcher's config "
                           "against this machine (FSDP needs GPUs)")
+    if getattr(trainer.accelerator, "is_fsdp2", False):
+        from .fsdp import mend_partial_groups
+
+        mend_partial_groups(trainer.model)
     if cfg.model.compile == "layers":
         from .regional import compile_layers
 
