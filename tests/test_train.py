@@ -166,6 +166,19 @@ def test_a_launch_never_trains_its_processes_separately(exports, tmp_path):
         assert "kernelmosaic/train/" not in r.stderr and not summaries
 
 
+def test_a_diverged_run_still_writes_json():
+    """NaN losses (a diverged run) must not make train_summary.json invalid JSON."""
+    from pathlib import Path
+
+    from kernelmosaic.train import TrainResult
+
+    res = TrainResult(output_dir=Path("o"), final_dir=Path("o/final"), merged_dir=None, packing=True,
+                      attn_implementation="sdpa", resumed_from=None, metrics={"train_loss": float("nan")},
+                      log_history=[{"loss": float("inf"), "step": 1}])
+    d = json.loads(json.dumps(res.to_dict(), allow_nan=False))
+    assert d["metrics"]["train_loss"] == "nan" and d["log_history"][0] == {"loss": "inf", "step": 1}
+
+
 def test_packed_rows_do_not_attend_across_sequences():
     import torch
 
@@ -275,6 +288,15 @@ def test_bad_configs_are_named(override, needle):
     with pytest.raises(ConfigError) as e:
         load_config(CONFIG, override)
     assert needle in str(e.value) and str(CONFIG) in str(e.value)
+
+
+def test_only_yaml_1_1_exponent_strings_become_numbers(tmp_path):
+    """YAML 1.1 reads 1e-4 as a string, so that form becomes a float; any other string, a run
+    name of digits or "nan", stays as written."""
+    f = tmp_path / "c.yaml"
+    f.write_text((CONFIG.read_text() + '  run_name: "2026"\n  hub_model_id: nan\n').replace("learning_rate: 2.0e-3", "learning_rate: 2e-3"))
+    sft = load_config(f).sft
+    assert sft["learning_rate"] == 2e-3 and sft["run_name"] == "2026" and sft["hub_model_id"] == "nan"
 
 
 def test_unknown_sft_fields_are_refused_before_loading_anything(exports, tmp_path):

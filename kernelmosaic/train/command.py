@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .._json import finite
 from .config import load_config, parse_overrides
 
 
@@ -21,11 +22,11 @@ def run_train(config: str | Path, *, resume: bool | str = False, overrides: list
     if int(os.environ.get("RANK", "0")) != 0:
         return None
     losses = [h["loss"] for h in res.log_history if "loss" in h]
-    return {
+    return finite({
         "output_dir": str(res.output_dir), "final": str(res.final_dir),
         "merged": None if res.merged_dir is None else str(res.merged_dir),
         "packing": res.packing, "attn_implementation": res.attn_implementation, "resumed_from": res.resumed_from,
         "rows_truncated": res.n_truncated, "distributed": res.distributed, "world_size": res.world_size,
         "first_loss": losses[0] if losses else None, "last_loss": losses[-1] if losses else None,
         "eval_loss": res.metrics.get("eval_loss"), "train_runtime_s": res.metrics.get("train_runtime"),
-    }
+    })

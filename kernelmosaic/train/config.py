@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,13 +132,14 @@ def _resolve(base: Path, p: str | None) -> str | None:
     return os.path.normpath(q if q.is_absolute() else (base / q))
 
 
+_YAML11_MISSED_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+")
+
+
 def _number(v: Any) -> Any:
-    """YAML 1.1 reads 1e-4 (no dot) as a string; numbers are what SFTConfig wants."""
-    if isinstance(v, str):
-        try:
-            return float(v)
-        except ValueError:
-            return v
+    """YAML 1.1 reads 1e-4 (no dot) as a string; numbers are what SFTConfig wants. Only that
+    form is converted: a quoted "20", "nan" or run name stays the string it was written as."""
+    if isinstance(v, str) and _YAML11_MISSED_FLOAT.fullmatch(v.strip()):
+        return float(v)
     return v
 
 

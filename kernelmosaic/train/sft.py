@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._json import finite
 from .attention import choose as choose_attention
 from .config import SFT_DEFAULTS, ConfigError, TrainConfig
 
@@ -50,10 +51,11 @@ class TrainResult:
     log_history: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: a diverged run's NaN or inf losses become strings, so the file stays JSON."""
         d = dataclasses.asdict(self)
         for k in ("output_dir", "final_dir", "merged_dir"):
             d[k] = None if d[k] is None else str(d[k])
-        return d
+        return finite(d)
 
 
 def _linear_attention_layers(config) -> bool:
@@ -158,9 +160,9 @@ def count_over_length(ds, tokenizer, max_length: int) -> int:
     """Rows longer than max_length tokens: truncation keeps their start, so they lose the final
     assistant reply, which is what the iterative view trains on."""
     n = 0
-    for msgs in ds["messages"]:
-        ids = tokenizer.apply_chat_template(msgs, tokenize=True, return_dict=True)["input_ids"]
-        n += len(ids) > max_length
+    for batch in ds.select_columns(["messages"]).iter(batch_size=256):  # a fast tokenizer encodes a batch in parallel
+        ids = tokenizer.apply_chat_template(batch["messages"], tokenize=True, return_dict=True)["input_ids"]
+        n += sum(len(x) > max_length for x in ids)
     return n
 
 
@@ -241,7 +243,9 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
     val_file = cfg.validation_file
     eval_ds = load_messages(val_file) if val_file is not None else None
     tokenizer = _load_tokenizer(cfg)
-    n_long = count_over_length(train_ds, tokenizer, cfg.data.max_length)
+    rank0 = int(os.environ.get("RANK", "0")) == 0
+    # rank 0 reports for the whole launch; the other ranks need not tokenize everything again
+    n_long = count_over_length(train_ds, tokenizer, cfg.data.max_length) if rank0 else 0
     if n_long:
         log.warning("%d of %d training rows are longer than max_length=%d tokens and will be truncated "
                     "(their last assistant turns lose loss); raise data.max_length", n_long, train_ds.num_rows,
@@ -261,7 +265,7 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
         if not Path(resume_from).is_dir():
             raise ConfigError(f"checkpoint {resume_from} does not exist")
 
-    model = _load_model(cfg, tokenizer, attn, is_main=int(os.environ.get("RANK", "0")) == 0)
+    model = _load_model(cfg, tokenizer, attn, is_main=rank0)
     peft_config = None
     if cfg.lora is not None:
         from peft import LoraConfig
