@@ -482,8 +482,6 @@ def bench(
                       warm_lanes=(4 if device == "cuda" else 0) if warm_lanes is None else warm_lanes,
                       timing=TimingConfig(n=timing_runs, compile=compile_baseline), max_tokens=max_total_tokens,
                       max_wall_s=max_wall)
-    if executor == "ray" and baselines == "kernelbench":
-        _fail_usage("--baselines kernelbench needs --executor local (the stored timings are applied in this process)")
     # the local path keeps its own verifier, which also times the baselines ahead of the episodes
     ex = _executor(executor, device, workers, ray_address) if executor != "local" or ray_address else None
     try:

@@ -228,24 +228,27 @@ def test_executor_usage_errors(tmp_path, cache_dir):
 
 def test_cli_bench_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
     """`kmosaic bench --executor ray`: episodes run on the cluster's actors, which time the
-    baselines themselves (this process may have no GPU); stored baselines are refused."""
+    baselines themselves (this process may have no GPU), or divide by KernelBench's stored ones."""
     kb = tmp_path / "kb"
     (kb / "level1").mkdir(parents=True)
     (kb / "level1" / "1_ScaleAdd.py").write_text((DATA / "tasks" / "scale_add.py").read_text())
+    stored = kb / "baseline_times" / "H100_Modal"
+    stored.mkdir(parents=True)
+    (stored / "baseline_time_torch.json").write_text('{"level1": {"1_ScaleAdd.py": {"mean": 123.0}}}')
     env = {**os.environ, "KMOSAIC_CACHE_DIR": str(cache_dir)}
     with ScriptedServer({"L1/1_ScaleAdd": scale_add_script}) as srv:
-        def bench(*extra):
+        def bench(db, *extra):
             cmd = [sys.executable, "-m", "kernelmosaic.cli", "bench", "--kernelbench", str(kb), "--levels", "1",
-                   "--model", "scripted-coder", "--base-url", srv.base_url, "--api-key", "x", "--store", str(tmp_path / "b.db"),
+                   "--model", "scripted-coder", "--base-url", srv.base_url, "--api-key", "x", "--store", str(tmp_path / db),
                    "--device", "cpu", "--backend", "cpp", "--timing-runs", "5", "--no-compile-baseline", "--turns", "1,1",
                    "--executor", "ray", "--ray-address", ray_cluster, "--workers", "1", *extra]
             return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
-        refused = bench("--baselines", "kernelbench")
-        r = bench()
-    assert refused.returncode == 2 and "needs --executor local" in refused.stderr and "Traceback" not in refused.stderr
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "Traceback" not in r.stderr
+        r = bench("b.db")
+        st = bench("stored.db", "--baselines", "kernelbench")
+    for res in (r, st):
+        assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+        assert "Traceback" not in res.stderr
     with Store(tmp_path / "b.db") as s:
         (run,) = s.run_ids()
         assert s.get_run(run).settings["bench"]["executor"] == "ray"
@@ -253,4 +256,16 @@ def test_cli_bench_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
         turns = s.turns(ep.episode_id)
         assert [(t.stage, t.verdict["status"]) for t in turns] == SCALE_ADD_STEPS
         # the actor measured the eager baseline for the timed verdict
-        assert turns[0].verdict["timing"]["eager_ms"] > 0
+        measured = turns[0].verdict["timing"]["eager_ms"]
+        assert 0 < measured != 123.0
+    with Store(tmp_path / "stored.db") as s:
+        (run,) = s.run_ids()
+        assert s.get_run(run).settings["bench"]["baselines"] == "kernelbench"
+        (ep,) = s.episodes(run)
+        v = s.turns(ep.episode_id)[0].verdict
+    # the actor divided by the stored time and timed no eager model of its own
+    t = v["timing"]
+    assert v["status"] == "correct" and t["eager_ms"] == 123.0 and t["compile_ms"] is None
+    assert t["speedup_eager"] == pytest.approx(123.0 / t["candidate_ms"])
+    assert any("KernelBench's stored ones" in n for n in v["notes"])
+    assert not any("from the cache" in n for n in v["notes"])

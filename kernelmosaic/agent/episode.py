@@ -32,6 +32,15 @@ class EpisodeConfig:
     guidance_k: int = 3
     trials: int = 5
     timing: TimingConfig = field(default_factory=TimingConfig)
+    # task key -> eager/torch.compile times measured elsewhere (see VerifyRequest.baselines);
+    # when given, a task missing from it gets no speedups rather than local baselines
+    baselines: dict[str, dict] | None = None
+
+    def given_baselines(self, task_key: str) -> dict | None:
+        if self.baselines is None:
+            return None
+        return self.baselines.get(task_key) or {"eager_ms": None, "compile_ms": None,
+                                                "note": "no given baseline for this problem: no speedups"}
 
 
 @dataclass
@@ -148,7 +157,8 @@ class Episode:
                                       device=self.verifier.device)
         else:
             req = VerifyRequest(candidate=parsed.code, task=self.task, backend=self.cfg.backend, policy=self.cfg.policy,
-                                trials=self.cfg.trials, timing=self.cfg.timing)
+                                trials=self.cfg.trials, timing=self.cfg.timing,
+                                baselines=self.cfg.given_baselines(self.task.key))
             verdict = self.verifier.verify(req).to_dict()
         verify_s = time.perf_counter() - t0
         return TurnRecord(

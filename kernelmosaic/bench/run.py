@@ -20,7 +20,7 @@ from typing import Callable
 from ..agent import EpisodeConfig, Policy, generate
 from ..data import Store
 from ..task import Task, TaskError, load_kernelbench
-from ..verify import TimingConfig, Verifier, VerifyRequest
+from ..verify import TimingConfig, Verifier
 from .baselines import SOURCES, STORED_HARDWARE, measure_baselines, stored_baselines
 
 MODES = ("single", "agent")
@@ -80,36 +80,21 @@ def default_run_id(mode: str, model: str) -> str:
     return "bench-" + mode + "-" + re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_")
 
 
-class StoredBaselineVerifier:
-    """A verifier whose speedups divide by stored (KernelBench) baselines, not local ones.
-
-    Candidates are still timed here; eager and torch.compile are not run at all, so no local
-    baseline can leak into the verdict. Episodes see only ``verify`` and ``device``.
-    """
-
-    def __init__(self, verifier: Verifier, baselines: dict[str, dict]):
-        self._v = verifier
-        self.baselines = baselines
-
-    def __getattr__(self, name):
-        return getattr(self._v, name)
-
-    def verify(self, req: VerifyRequest):
-        req = replace(req, timing=replace(req.timing, eager=False, compile=False, use_cache=False))
-        v = self._v.verify(req)
-        b = self.baselines.get(req.task.key)
-        t = v.timing
-        if t and t.get("candidate_ms"):
-            for base in ("eager", "compile"):
-                ms = (b or {}).get(f"{base}_ms")
-                t[f"{base}_ms"] = ms
-                t[f"speedup_{base}"] = ms / t["candidate_ms"] if ms else None
-            if b:
-                v.notes.append(f"eager/torch.compile times are KernelBench's stored ones ({b.get('hardware')}, "
-                               f"{b.get('source')}), not measured here")
-            else:
-                v.notes.append("no stored KernelBench baseline for this problem: no speedups")
-        return v
+def given_from_stored(stored: dict[str, dict], keys: list[str]) -> dict[str, dict]:
+    """KernelBench's stored timings as the episodes' given baselines (``EpisodeConfig.baselines``):
+    candidates are timed where they run, and eager and torch.compile are not run at all, so no
+    local baseline can leak into the verdict. A problem with no stored timing gets no speedups."""
+    out = {}
+    for k in keys:
+        b = stored.get(k)
+        if b:
+            out[k] = {"eager_ms": b.get("eager_ms"), "compile_ms": b.get("compile_ms"),
+                      "note": f"eager/torch.compile times are KernelBench's stored ones ({b.get('hardware')}, "
+                              f"{b.get('source')}), not measured here"}
+        else:
+            out[k] = {"eager_ms": None, "compile_ms": None,
+                      "note": "no stored KernelBench baseline for this problem: no speedups"}
+    return out
 
 
 @dataclass
@@ -164,9 +149,6 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
     executor = (runner_kwargs or {}).get("executor")
     if verifier is None and executor is None:
         raise TypeError("run_bench() needs a verifier or an executor")
-    if verifier is None and cfg.baselines == "kernelbench":
-        # the stored timings are applied by wrapping the verifier, which runs in this process
-        raise ValueError("--baselines kernelbench needs the local executor")
     if cfg.mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {cfg.mode!r}")
     if cfg.baselines not in SOURCES:
@@ -197,9 +179,9 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
     pending_keys = {k for k, _ in pending}
     measured = cached = 0
     errors: dict[str, str] = {}
-    v = verifier
     if stored is not None:
-        v = StoredBaselineVerifier(verifier, stored)
+        # they travel with the episode config, so Ray actors apply them as the local lanes do
+        ep_cfg = replace(ep_cfg, baselines=given_from_stored(stored, [t.key for t in tasks]))
     elif cfg.baselines == "measure" and cfg.timing.enabled and verifier is not None:
         # only problems that still have episodes to run need a baseline now
         need = [t for t in tasks if t.key in pending_keys]
@@ -223,7 +205,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
         if on_start is not None:
             on_start(0, len(pending))
     if pending:
-        generate(tasks, policy, v, store, ep_cfg, run_id=run_id, samples=cfg.samples, concurrency=cfg.concurrency,
+        generate(tasks, policy, verifier, store, ep_cfg, run_id=run_id, samples=cfg.samples, concurrency=cfg.concurrency,
                  task_set=task_set, on_turn=on_turn, on_episode=on_episode, **(runner_kwargs or {}))
     return BenchResult(run_id=run_id, tasks=len(tasks), baselines_measured=measured, baselines_cached=cached,
                        baseline_errors=errors, episodes_pending=len(pending))

@@ -51,6 +51,10 @@ class VerifyRequest:
     seed: int | None = None  # None: fresh random seeds (recorded in the verdict)
     tolerances: dict[str, float] = field(default_factory=dict)  # atol, rtol, rel_norm overrides
     timing: TimingConfig = field(default_factory=TimingConfig)
+    # eager/torch.compile times to divide by, measured elsewhere (KernelBench's stored ones, say):
+    # {"eager_ms": float | None, "compile_ms": float | None, "note": str}. Neither is then timed
+    # here, and nothing is read from or written to this machine's baseline cache.
+    baselines: dict | None = None
 
 
 def default_cache_dir() -> Path:
@@ -269,10 +273,13 @@ class Verifier:
                 verdict.error = b.result["error"]
                 verdict.phases_s = b.result.get("phases_s", {})
                 return verdict
-        use_cache = req.timing.enabled and req.timing.use_cache
+        given = req.baselines
+        use_cache = req.timing.enabled and req.timing.use_cache and given is None
         bkey = self._baseline_key(req) if use_cache else ""
         cached = self.baselines.get(bkey) if use_cache else None
-        if cached:
+        if given is not None:
+            job["baselines"] = {"eager_ms": given.get("eager_ms"), "compile_ms": given.get("compile_ms")}
+        elif cached:
             job["baselines"] = cached
         out = self.pool.run(job, self.timeouts)
         v = self._to_verdict(verdict, out, req.task.path or req.task.key)
@@ -280,6 +287,8 @@ class Verifier:
             return v
         if build_s:
             v.phases_s["build"] = round(build_s, 3)
+        if given is not None and v.timing:
+            v.notes.append(given.get("note") or "eager/torch.compile times given with the request, not measured here")
         if cached and v.timing:
             v.notes.append(f"eager/torch.compile baselines from the cache (timed {cached.get('timed_at', '?')} by this verifier's protocol on {cached.get('device_name', '?')})")
         if v.timing and use_cache and v.status == "correct":
