@@ -103,6 +103,10 @@ def summarize(rows: dict[str, dict], out: Path, stored_name: str, wanted: list[s
                                   "compile": stats([r for r in comparable if r["level"] == lv], "ratio_compile")}
                       for lv in levels},
         "compute_bound_eager": stats([r for r in comparable if r.get("compute_bound")], "ratio_eager"),
+        # a level's eager ratio split by boundness: launch-heavy problems move with the host, not the GPU
+        "eager_by_bound": {f"L{lv}": {kind: stats([r for r in comparable if r["level"] == lv
+                                                   and bool(r.get("compute_bound")) == (kind == "compute_bound")], "ratio_eager")
+                                      for kind in ("compute_bound", "other")} for lv in levels},
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     md = [f"# Eager and torch.compile baselines on this GPU vs KernelBench's stored {stored_name}", "",
@@ -120,6 +124,10 @@ def summarize(rows: dict[str, dict], out: Path, stored_name: str, wanted: list[s
     cb = summary["compute_bound_eager"]
     md += ["", f"Compute-bound problems (>= {COMPUTE_BOUND_FLOP_PER_BYTE:g} FLOP/B), eager: {cb['n']}, median ratio "
            f"{_f(cb['median_ratio'])}, {cb['within_5pct']} within 5%.", "",
+           "Eager by level and boundness (n, median ratio): " + "; ".join(
+               f"{lv} compute-bound {s['compute_bound']['n']}, {_f(s['compute_bound']['median_ratio'])}, "
+               f"other {s['other']['n']}, {_f(s['other']['median_ratio'])}" for lv, s in summary["eager_by_bound"].items())
+           + ".", "",
            "Problems marked * were edited upstream after the stored timings were taken; they are left out of the "
            "ratios above.", "",
            "| problem | eager ms | stored eager ms | ratio | compile ms | stored compile ms | ratio | FLOP/B | note |",

@@ -26,7 +26,6 @@ sys.path.insert(0, str(ROOT))
 from kernelmosaic.task import filters  # noqa: E402
 from kernelmosaic.task.generate import generate_pool  # noqa: E402
 from kernelmosaic.task.taskset import MANIFEST, TaskSet  # noqa: E402
-from kernelmosaic.verify.pool import detect_gpus  # noqa: E402
 
 
 def main() -> None:
@@ -70,11 +69,7 @@ def main() -> None:
         kept = [ln for ln in Path(a.resume).read_text().splitlines() if ln.strip() and _name(ln) in names]
         (out / filters.RESULTS).write_text("".join(ln + "\n" for ln in kept))
         print(f"resumed {len(kept)} results from {a.resume}", flush=True)
-    gpus = [g.strip() for g in a.gpus.split(",")] if a.gpus else None
-    if a.device == "cuda" and gpus is None:
-        # the visible GPUs, as the verifier counts them: nvidia-smi ignores CUDA_VISIBLE_DEVICES, and
-        # counting with it once put a lane on a GPU that another benchmark was timing on
-        gpus = detect_gpus() or ["0"]
+    gpus = [g.strip() for g in a.gpus.split(",")] if a.gpus else None  # None: every visible GPU
     budget = max(10.0, a.budget_s - (time.monotonic() - t0))
     last = [time.monotonic()]
 

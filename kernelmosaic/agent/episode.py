@@ -40,7 +40,7 @@ class EpisodeConfig:
         if self.baselines is None:
             return None
         return self.baselines.get(task_key) or {"eager_ms": None, "compile_ms": None,
-                                                "note": "no given baseline for this problem: no speedups"}
+                                                "note": "no baseline given for this problem: no speedups"}
 
 
 @dataclass

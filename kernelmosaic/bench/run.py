@@ -80,21 +80,14 @@ def default_run_id(mode: str, model: str) -> str:
     return "bench-" + mode + "-" + re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_")
 
 
-def given_from_stored(stored: dict[str, dict], keys: list[str]) -> dict[str, dict]:
+def given_from_stored(stored: dict[str, dict]) -> dict[str, dict]:
     """KernelBench's stored timings as the episodes' given baselines (``EpisodeConfig.baselines``):
     candidates are timed where they run, and eager and torch.compile are not run at all, so no
-    local baseline can leak into the verdict. A problem with no stored timing gets no speedups."""
-    out = {}
-    for k in keys:
-        b = stored.get(k)
-        if b:
-            out[k] = {"eager_ms": b.get("eager_ms"), "compile_ms": b.get("compile_ms"),
-                      "note": f"eager/torch.compile times are KernelBench's stored ones ({b.get('hardware')}, "
-                              f"{b.get('source')}), not measured here"}
-        else:
-            out[k] = {"eager_ms": None, "compile_ms": None,
-                      "note": "no stored KernelBench baseline for this problem: no speedups"}
-    return out
+    local baseline can leak into the verdict. A problem not in ``stored`` gets no speedups."""
+    return {k: {"eager_ms": b.get("eager_ms"), "compile_ms": b.get("compile_ms"),
+                "note": f"eager/torch.compile times are KernelBench's stored ones ({b.get('hardware')}, "
+                        f"{b.get('source')}), not measured here"}
+            for k, b in stored.items()}
 
 
 @dataclass
@@ -181,7 +174,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
     errors: dict[str, str] = {}
     if stored is not None:
         # they travel with the episode config, so Ray actors apply them as the local lanes do
-        ep_cfg = replace(ep_cfg, baselines=given_from_stored(stored, [t.key for t in tasks]))
+        ep_cfg = replace(ep_cfg, baselines=given_from_stored(stored))
     elif cfg.baselines == "measure" and cfg.timing.enabled and verifier is not None:
         # only problems that still have episodes to run need a baseline now
         need = [t for t in tasks if t.key in pending_keys]

@@ -147,10 +147,6 @@ def register(app: typer.Typer) -> None:
             g = [int(x) for x in gpus.split(",")] if gpus else None
         except ValueError:
             _fail(f"--gpus must be comma-separated integers, not {gpus!r}")
-        if g is None and device == "cuda":
-            from ..verify.pool import detect_gpus
-
-            g = detect_gpus() or ["0"]
         win = _window(window) if window else ((1.0, 15.0) if device == "cuda" else None)
         rdir = results_dir or set_dir / "filter"
         stats = run_filters(set_dir, rdir, device=device, gpus=g, budget_s=budget_s, n_timing=timing_runs,

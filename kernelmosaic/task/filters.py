@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
@@ -214,8 +215,6 @@ class _Lane:
         os.close(w)
         self.events = os.fdopen(r, "r")
         self.device = device
-        import select
-
         # importing torch and touching the device takes seconds; minutes means something is stuck
         up, _, _ = select.select([self.events], [], [], 300)
         if not (up and self.events.readline()):
@@ -223,8 +222,6 @@ class _Lane:
             raise RuntimeError(f"the filter worker for {device} did not start (see {getattr(log, 'name', 'the log')})")
 
     def ask(self, name: str, path: str, timeout_s: float) -> dict:
-        import select
-
         self.proc.stdin.write(json.dumps({"name": name, "path": path}) + "\n")
         self.proc.stdin.flush()
         ready, _, _ = select.select([self.events], [], [], timeout_s)
@@ -288,11 +285,13 @@ def load_results(path) -> dict[str, dict]:
 
 
 def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] | None = None, budget_s: float = 450.0,
-                task_timeout_s: float = 60.0, n_timing: int = 10, timing: bool = True, limit: int | None = None,
+                task_timeout_s: float = 60.0, n_timing: int = 10, timing: bool = True,
                 progress=None, only: list[str] | None = None) -> dict:
-    """Measure every task of a set not yet in ``out_dir/results.jsonl``; stop at the budget."""
+    """Measure every task of a set not yet in ``out_dir/results.jsonl``; stop at the budget.
+    On ``cuda``, one worker per GPU in ``gpus``, or per visible GPU when it is None."""
     import threading
 
+    from ..verify.pool import detect_gpus
     from .taskset import TaskSet
 
     t0 = time.monotonic()
@@ -304,9 +303,11 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
     if only is not None:
         wanted = set(only)
         todo = [r for r in todo if r["name"] in wanted]
-    if limit is not None:
-        todo = todo[:limit]
-    lanes_spec = [("cuda:0", {"CUDA_VISIBLE_DEVICES": str(g)}) for g in gpus] if (device == "cuda" and gpus) else [(device, {})]
+    if device == "cuda" and not gpus:
+        # the visible GPUs as the verifier counts them: nvidia-smi ignores CUDA_VISIBLE_DEVICES, and
+        # counting with it once put a lane on a GPU that another benchmark was timing on
+        gpus = detect_gpus() or ["0"]
+    lanes_spec = [("cuda:0", {"CUDA_VISIBLE_DEVICES": str(g)}) for g in gpus] if device == "cuda" else [(device, {})]
     log = open(out_dir / "worker.log", "a")
     lock = threading.Lock()
     stats = {"measured": 0, "skipped_done": len(done), "remaining": 0,
@@ -368,7 +369,7 @@ def _main() -> None:
     ap.add_argument("set_dir", nargs="?")
     ap.add_argument("--out", help="results folder (results.jsonl is appended to)")
     ap.add_argument("--device", default="cpu")
-    ap.add_argument("--gpus", default=None, help="comma-separated GPU indices, one worker each")
+    ap.add_argument("--gpus", default=None, help="comma-separated GPU indices, one worker each (default: every visible GPU)")
     ap.add_argument("--budget-s", type=float, default=450.0)
     ap.add_argument("--timing-runs", type=int, default=10)
     ap.add_argument("--no-timing", action="store_true")
