@@ -118,31 +118,38 @@ def render_verdict(v, candidate: str = "") -> None:
     out.print(f"[{_STYLE.get(v.status, 'bold')}]{v.status.upper()}[/]  {candidate} vs {v.task}  "
               f"[dim](backend {v.backend}, policy {v.policy}, device {v.device}, {len(v.seeds)} trials)[/]")
     if v.error:
-        out.print(f"[bold]{v.error.get('kind', 'error')}:[/] {v.error.get('message', '')}")
-        log = (v.error.get("log") or "").strip()
+        out.print(f"[bold]{v.error.kind or 'error'}:[/] {v.error.message}", highlight=False)
+        log = (v.error.log or "").strip()
         if log:
             out.print(log if len(log) < 4000 else log[-4000:], markup=False, highlight=False)
     if v.mismatch:
         m = v.mismatch
-        bits = [f"{k}={m[k]}" for k in ("max_abs_err", "max_rel_err", "rel_norm_err", "first_bad_index", "trial") if m.get(k) is not None]
+        bits = [f"{k}={getattr(m, k)}" for k in ("max_abs_err", "max_rel_err", "rel_norm_err", "first_bad_index", "trial")
+                if getattr(m, k) is not None]
         out.print("[bold]mismatch:[/] " + ", ".join(bits))
     for r in v.rejections:
-        out.print(f"[magenta]rule {r['rule']}[/]: {r['detail']}", highlight=False)
+        out.print(f"[magenta]rule {r.rule}[/]: {r.detail}", highlight=False)
     if v.timing:
         tm = v.timing
         table = Table(show_header=True, header_style="bold", box=None)
         for col in ("", "median ms", "speedup"):
             table.add_column(col)
-        table.add_row("candidate", _ms(tm.get("candidate_ms")), "")
-        table.add_row("eager", _ms(tm.get("eager_ms")), _x(tm.get("speedup_eager")))
-        table.add_row("torch.compile", _ms(tm.get("compile_ms")), _x(tm.get("speedup_compile")))
+        table.add_row("candidate", _ms(tm.candidate_ms), "")
+        table.add_row("eager", _ms(tm.eager_ms), _x(tm.speedup_eager))
+        table.add_row("torch.compile", _ms(tm.compile_ms), _x(tm.speedup_compile))
         out.print(table)
-        if tm.get("cv") is not None:
-            out.print(f"[dim]candidate CV {tm['cv']:.3f} over {tm.get('n')} timed calls[/]")
+        if tm.cv is not None:
+            checked = f", {tm.checked_calls} outputs checked" if tm.checked_calls is not None else ""
+            over = f", empty-call overhead {tm.overhead_ms:.4f} ms taken off" if tm.overhead_ms is not None else ""
+            out.print(f"[dim]candidate CV {tm.cv:.3f} over {tm.n} timed calls{checked}{over}[/]")
     if v.phases_s:
         out.print("[dim]phases: " + ", ".join(f"{k} {s:.2f}s" for k, s in v.phases_s.items()) + "[/]")
+    if v.isolation and v.isolation.layers:
+        on = v.isolation.active()
+        off = [k for k in v.isolation.layers if k not in on]
+        out.print(f"[dim]sandbox: {', '.join(on) or 'no layer'} on" + (f"; off: {', '.join(off)}" if off else "") + "[/]")
     for n in v.notes:
-        out.print(f"[dim]note: {n}[/]")
+        out.print(f"[dim]note: {n}[/]", highlight=False)
     env = ", ".join(f"{k} {val}" for k, val in v.env.items() if val)
     if env:
         out.print(f"[dim]{env}[/]")

@@ -40,11 +40,11 @@ def expectation(entry: dict, policy: str) -> dict:
 def describe(v) -> str:
     if not isinstance(v, Verdict):
         return f"{type(v).__name__}: {v}"
-    err = v.error or {}
-    rules = [r["rule"] for r in v.rejections]
-    mm = v.mismatch or {}
-    return (f"status={v.status} rules={rules} error.kind={err.get('kind')} "
-            f"message={str(err.get('message'))[:300]!r} mismatch={mm.get('reason')!r} seeds={v.seeds} notes={v.notes}")
+    err = v.error
+    rules = v.rules
+    mm = v.mismatch
+    return (f"status={v.status} rules={rules} error.kind={err and err.kind} "
+            f"message={str(err and err.message)[:300]!r} mismatch={mm and mm.reason!r} seeds={v.seeds} notes={v.notes}")
 
 
 def mismatch(exp: dict, v) -> str | None:
@@ -54,10 +54,10 @@ def mismatch(exp: dict, v) -> str | None:
     rule = exp.get("expect_rule")
     if rule is not None:
         wanted = set(rule) if isinstance(rule, list) else {rule}
-        if not wanted & {r["rule"] for r in v.rejections}:
+        if not wanted & set(v.rules):
             return f"expected rule {rule}"
     kind = exp.get("expect_error_kind")
-    if kind is not None and not (v.error and v.error.get("kind") == kind):
+    if kind is not None and not (v.error and v.error.kind == kind):
         return f"expected error kind {kind}"
     return None
 

@@ -8,7 +8,7 @@ the verdicts, so a miss is reported per cheat. Expectations are never weakened t
 what the verifier does today: a failing test here is a hole in the verifier.
 
 `expect_rule` is a rule name, a list of acceptable rule names (any one of them must be among
-the rejections), or null. `expect_error_kind` is matched against verdict.error["kind"].
+the rejections), or null. `expect_error_kind` is matched against verdict.error.kind.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def adv_verifier(tmp_path_factory):
     from kernelmosaic.verify import Verifier
 
     v = Verifier(device="cpu", workers=2, cache_dir=tmp_path_factory.mktemp("kmosaic-adv-cache"),
-                 timeouts={"check": 30, "time": 60, "load": 60})
+                 timeouts={"check": 120, "time": 240, "load": 60})
     yield v
     v.close()
 

@@ -45,9 +45,9 @@ def _check(v: Verdict, status: str, what: str | None) -> None:
     assert v.status == status, (v.status, v.error, v.rejections)
     assert v.correct == (status == "correct")
     if status == "rejected":
-        assert what in {r["rule"] for r in v.rejections}, v.rejections
+        assert what in set(v.rules), v.rejections
     elif what is not None:
-        assert v.error and v.error["kind"] == what, v.error
+        assert v.error and v.error.kind == what, v.error
 
 
 @pytest.mark.parametrize("cand,backend,policy,status,what", CASES, ids=[c[0] for c in CASES])
@@ -75,21 +75,21 @@ def test_pool_survives_everything_in_one_batch(cpu_verifier):
 def test_mismatch_statistics(cpu_verifier):
     v = cpu_verifier.verify(req("relu_cc_wrong"))
     m = v.mismatch
-    assert m["trial"] == 0 and m["first_bad_index"] is not None and len(m["first_bad_index"]) == 2
-    assert m["max_abs_err"] > 1e-4 and 0 < m["rel_norm_err"] < 1
+    assert m.trial == 0 and m.first_bad_index is not None and len(m.first_bad_index) == 2
+    assert m.max_abs_err > 1e-4 and 0 < m.rel_norm_err < 1
     assert len(v.seeds) == 5 and len(set(v.seeds)) == 5
 
 
 def test_unwritten_output_shows_up_as_poison_or_zero(cpu_verifier):
     v = cpu_verifier.verify(req("relu_cc_unwritten"))
     assert v.status == "incorrect"
-    assert "relative norm error" in v.error["message"] or "NaN" in v.error["message"]
+    assert "relative norm error" in v.error.message or "NaN" in v.error.message
 
 
 def test_segfault_log_names_the_candidate_line(cpu_verifier):
     v = cpu_verifier.verify(req("relu_cc_segfault"))
-    assert "SIGSEGV" in v.error["message"]
-    assert "candidate.py" in v.error["log"]
+    assert "SIGSEGV" in v.error.message
+    assert "candidate.py" in v.error.log
 
 
 def test_parameters_copied_from_reference(cpu_verifier):
@@ -102,14 +102,14 @@ def test_seed_makes_trials_reproducible(cpu_verifier):
     a = cpu_verifier.verify(req("relu_cc_wrong", seed=1234))
     b = cpu_verifier.verify(req("relu_cc_wrong", seed=1234))
     assert a.seeds == b.seeds
-    assert a.mismatch["max_abs_err"] == b.mismatch["max_abs_err"]
+    assert a.mismatch.max_abs_err == b.mismatch.max_abs_err
 
 
 def test_timing_fields_and_baseline_cache(cpu_verifier):
     timing = TimingConfig(enabled=True, n=5, warmup=1, compile=False)
     first = cpu_verifier.verify(req("relu_cc_ok", timing=timing, seed=7))
     assert first.status == "correct", first.error
-    t = first.timing
+    t = first.to_dict()["timing"]
     for key in ("candidate_ms", "eager_ms", "compile_ms", "speedup_eager", "speedup_compile", "cv", "n"):
         assert key in t
     assert t["candidate_ms"] > 0 and t["eager_ms"] > 0 and t["n"] == 5
@@ -117,7 +117,7 @@ def test_timing_fields_and_baseline_cache(cpu_verifier):
     assert set(first.phases_s) >= {"compile", "load", "check", "time"}
     # eager/compile baselines are a property of the task: timed once, then reused
     second = cpu_verifier.verify(req("relu_cc_ok", timing=timing, seed=8))
-    assert second.timing["eager_ms"] == t["eager_ms"]
+    assert second.timing.eager_ms == t["eager_ms"]
     assert any("from the cache" in n for n in second.notes)
 
 
@@ -155,5 +155,5 @@ def test_speed_of_light_floor_rejects_implausible_times(cache_dir):
                   ceilings={"bandwidth_gbs": 1e-6, "peak_tflops": 1e-9}) as v:
         verdict = v.verify(req("relu_cc_ok", timing=TimingConfig(enabled=True, n=3, warmup=1, compile=False)))
     assert verdict.status == "rejected", verdict.error
-    assert "below_speed_of_light" in {r["rule"] for r in verdict.rejections}
-    assert verdict.timing["floor_ms"] > verdict.timing["candidate_ms"]
+    assert "below_speed_of_light" in set(verdict.rules)
+    assert verdict.timing.floor_ms > verdict.timing.candidate_ms

@@ -40,15 +40,23 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
 
     import statistics
 
-    from ..verify.harness import Job, TaskProblem, _clone, _flatten, _Flusher, _same, compare, default_tolerances
+    from ..verify.compare import clone as _clone
+    from ..verify.compare import compare, default_tolerances
+    from ..verify.compare import flatten as _flatten
+    from ..verify.compare import same as _same
+    from ..verify.judge import Judge, TaskProblem
+    from ..verify.spec import JobSpec, TimingSpec
+    from ..verify.timing import Flusher as _Flusher
+    from ..verify.timing import time_in_process
 
     res: dict = {"checks": {}, "reasons": []}
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kmosaic-filter-") as wd:
-        job = Job({"device": device, "backend": "cpp", "policy": "strict", "workdir": wd, "reference": source,
-                   "timing": {"n": n_timing, "warmup": warmup}})
+        # the judge's reference helpers only: no candidate is involved in curating a task
+        job = Judge(JobSpec(device=device, reference=source, timing=TimingSpec(n=n_timing, warmup=warmup)), workdir=wd)
         try:
-            mod, init = job.load_reference()
+            mod = job.load_reference(source)
+            init = job.init_inputs(mod)
             with torch.device(job.device):
                 torch.manual_seed(model_seed)
                 ref = mod.Model(*_clone(init))
@@ -102,7 +110,7 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
             res["second_call_ms"] = round(second_ms, 4)
             if timing and second_ms <= skip_timing_above_ms:
                 flush = _Flusher(job.device)
-                times = job._time(ref, sets, n_timing, warmup, flush, "eager", reference=True)
+                times = time_in_process(ref, sets, n_timing, warmup, flush, job.device)
                 res["eager_ms"] = statistics.median(times)
                 res["eager_cv"] = statistics.pstdev(times) / res["eager_ms"] if res["eager_ms"] > 0 else None
                 res["timing_n"] = n_timing
@@ -183,12 +191,9 @@ def _worker(device: str, fd: int, n_timing: int, timing: bool) -> None:
 
     import torch
 
-    from ..verify import harness
-
     dev = torch.device(device)
     if dev.type == "cuda":
         torch.zeros(1, device=dev).add_(1)
-    harness.take_snapshot()
     out.write(json.dumps({"event": "ready"}) + "\n")
     for line in sys.stdin:
         req = json.loads(line)

@@ -120,6 +120,11 @@ class _Function:
         self._cfn(*[v for _, v in conv])
 
 
+# In a candidate process this is set to a function that asks the judge's sandboxed builder for the
+# library (source, language, flags, openmp) -> a loadable path: a candidate never runs a compiler.
+_builder = None
+
+
 def compile(
     source: str,
     *,
@@ -136,6 +141,12 @@ def compile(
     """
     if language not in ("c", "c++"):
         raise ValueError("language must be 'c' or 'c++'")
+    if _builder is not None:
+        path = _builder(source, language, tuple(flags), openmp)
+        try:
+            return Library(Path(path), source, signatures)
+        except OSError as e:
+            raise CcCompileError("the compiled library could not be loaded", str(e).replace(str(path), "kernel.so")) from None
     cc = os.environ.get("CC", "gcc") if language == "c" else os.environ.get("CXX", "g++")
     std = "-std=c11" if language == "c" else "-std=c++17"
     all_flags = [std, *flags, "-shared", "-fPIC"] + (["-fopenmp"] if openmp else [])

@@ -367,6 +367,9 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str) and (node.value in _FRAME_ATTRS or node.value in ("_current_frames", "_getframe")):
+            # operator.attrgetter("__globals__")(f) and the like spell the attribute as a string
+            self.reject("introspection", f"{_line(node)}: the string {node.value!r} names an introspection attribute")
         if isinstance(node.value, str) and len(node.value) > 20:
             self.string_constants.append(node.value)
             for m in _C_FORBIDDEN.finditer(_strip_c_comments(node.value)):

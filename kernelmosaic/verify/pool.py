@@ -23,6 +23,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .spec import JobSpec
+
 DEFAULT_TIMEOUTS = {"startup": 240.0, "compile": 600.0, "load": 120.0, "check": 180.0, "time": 600.0}
 
 
@@ -68,12 +70,15 @@ class _Events:
 
 
 class WorkerProcess:
-    def __init__(self, device: str, env: dict[str, str], jobs: int = 1):
+    """A judge process (``worker.py``); it starts its own sandboxed candidate process."""
+
+    def __init__(self, device: str, env: dict[str, str], jobs: int = 1, build_dir: str | None = None):
         self.device = device
         r, w = os.pipe()
         self.log = tempfile.NamedTemporaryFile(prefix="kmosaic-worker-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kernelmosaic.verify.worker", "--device", device, "--fd", str(w), "--jobs", str(jobs)],
+            [sys.executable, "-m", "kernelmosaic.verify.worker", "--device", device, "--fd", str(w), "--jobs", str(jobs),
+             *(["--build-dir", build_dir] if build_dir else [])],
             stdin=subprocess.PIPE,
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -95,9 +100,9 @@ class WorkerProcess:
             self.ready = ev
         return ev
 
-    def send(self, job: dict) -> None:
+    def send(self, job: JobSpec) -> None:
         self.jobs_left -= 1
-        self.proc.stdin.write((json.dumps(job) + "\n").encode())
+        self.proc.stdin.write((job.to_json() + "\n").encode())
         self.proc.stdin.flush()
 
     def kill(self) -> None:
@@ -162,15 +167,17 @@ class _Lane:
     oldest one.
     """
 
-    def __init__(self, device: str, env: dict[str, str], spares: int, jobs_per_worker: int, respawn: bool = True):
+    def __init__(self, device: str, env: dict[str, str], spares: int, jobs_per_worker: int, respawn: bool = True,
+                 build_dir: str | None = None):
         self.device, self.env, self.jobs_per_worker = device, env, jobs_per_worker
+        self.build_dir = build_dir
         self.respawn = respawn
         self.n_spares = spares
         self.current: WorkerProcess | None = self._spawn()
         self.spares: list[WorkerProcess] = [self._spawn() for _ in range(spares)]
 
     def _spawn(self) -> WorkerProcess:
-        return WorkerProcess(self.device, self.env, self.jobs_per_worker)
+        return WorkerProcess(self.device, self.env, self.jobs_per_worker, self.build_dir)
 
     def _next_worker(self) -> None:
         if self.current is not None:
@@ -185,7 +192,7 @@ class _Lane:
         while len(self.spares) < self.n_spares:
             self.spares.append(self._spawn())
 
-    def run(self, job: dict, timeouts: dict[str, float]) -> Outcome:
+    def run(self, job: JobSpec, timeouts: dict[str, float]) -> Outcome:
         t0 = time.monotonic()
         if self.current is None:
             self.current = self._spawn()
@@ -252,6 +259,9 @@ def worker_env(device: str, extra: dict[str, str] | None = None) -> dict[str, st
         # unwritten output would return
         env.setdefault("MALLOC_MMAP_THRESHOLD_", str(32 << 20))
         env.setdefault("MALLOC_TRIM_THRESHOLD_", str(1 << 34))
+        # OpenMP threads that spin after a parallel region steal the cores that the other side of
+        # a judge-candidate round trip needs; on a 2-core machine that doubled an empty call
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     if extra:
         env.update(extra)
     return env
@@ -289,6 +299,7 @@ class WorkerPool:
         jobs_per_worker: int = 1,
         env: dict[str, str] | None = None,
         spares: int | None = None,
+        build_dir: str | None = None,
     ):
         self.device = device
         if not prewarm:
@@ -303,11 +314,12 @@ class WorkerPool:
             if workers:
                 gpus = gpus[:workers]
             for g in gpus:
-                self.lanes.append(_Lane("cuda", worker_env("cuda", {**(env or {}), "CUDA_VISIBLE_DEVICES": g}), spares, jobs_per_worker))
+                self.lanes.append(_Lane("cuda", worker_env("cuda", {**(env or {}), "CUDA_VISIBLE_DEVICES": g}), spares,
+                                        jobs_per_worker, build_dir=build_dir))
         else:
             n = workers or max(1, os.cpu_count() or 1)
             for _ in range(n):
-                self.lanes.append(_Lane("cpu", worker_env("cpu", env), spares, jobs_per_worker))
+                self.lanes.append(_Lane("cpu", worker_env("cpu", env), spares, jobs_per_worker, build_dir=build_dir))
         self._free: queue.Queue[_Lane] = queue.Queue()
         for lane in self.lanes:
             self._free.put(lane)
@@ -318,14 +330,14 @@ class WorkerPool:
     def __len__(self) -> int:
         return len(self.lanes)
 
-    def run(self, job: dict, timeouts: dict[str, float] | None = None) -> Outcome:
+    def run(self, job: JobSpec, timeouts: dict[str, float] | None = None) -> Outcome:
         lane = self._free.get()
         try:
             return lane.run(job, {**DEFAULT_TIMEOUTS, **(timeouts or {})})
         finally:
             self._free.put(lane)
 
-    def submit(self, job: dict, timeouts: dict[str, float] | None = None) -> Future:
+    def submit(self, job: JobSpec, timeouts: dict[str, float] | None = None) -> Future:
         return self._executor.submit(self.run, job, timeouts)
 
     def close(self) -> None:
@@ -338,9 +350,10 @@ class WorkerPool:
             lane.close()
 
 
-def run_one_off(device: str, job: dict, timeouts: dict[str, float], env: dict[str, str] | None = None) -> Outcome:
-    """A job in a fresh worker that is discarded afterwards (used for builds)."""
-    lane = _Lane(device, worker_env(device, env), spares=0, jobs_per_worker=1, respawn=False)
+def run_one_off(device: str, job: JobSpec, timeouts: dict[str, float], env: dict[str, str] | None = None,
+                build_dir: str | None = None) -> Outcome:
+    """A job in a fresh judge that is discarded afterwards (used for builds)."""
+    lane = _Lane(device, worker_env(device, env), spares=0, jobs_per_worker=1, respawn=False, build_dir=build_dir)
     try:
         return lane.run(job, {**DEFAULT_TIMEOUTS, **timeouts})
     finally:

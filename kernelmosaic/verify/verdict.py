@@ -1,25 +1,92 @@
-"""The Verdict record (PROTOCOL.md, "Verdict"): one JSON object per candidate."""
+"""The Verdict record (PROTOCOL.md, "Verdict"): one JSON object per candidate.
+
+It is typed all the way down: a failure, a mismatch, each rejection, the timing and the
+isolation report are dataclasses of their own. ``to_dict`` writes the protocol's JSON shape
+(the one the store, the export and the bench read), and ``from_dict`` reads it back, also
+from records written before the parts were typed.
+"""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .._json import finite
+from ..vocab import BACKENDS, POLICIES, STATUSES, Status
 
-STATUSES = (
-    "correct",
-    "incorrect",
-    "compile_error",
-    "runtime_error",
-    "timeout",
-    "rejected",
-    "invalid_candidate",
-)
+__all__ = ["BACKENDS", "POLICIES", "STATUSES", "Failure", "Isolation", "Mismatch", "Rejection", "Timing", "Verdict"]
 
-BACKENDS = ("cuda", "nvrtc", "triton", "cpp")
-POLICIES = ("strict", "kernelbench")
+
+def _known(cls, d: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in fields(cls)}
+    return {k: v for k, v in d.items() if k in names}
+
+
+@dataclass
+class Failure:
+    """Why a candidate did not pass: ``kind`` says which step, ``log`` is trimmed for a reader."""
+
+    kind: str
+    message: str
+    log: str = ""
+
+
+@dataclass
+class Rejection:
+    rule: str
+    detail: str = ""
+
+
+@dataclass
+class Mismatch:
+    """Where the candidate's output first differs from the reference's."""
+
+    reason: str
+    trial: int | None = None
+    seed: int | None = None
+    max_abs_err: float | str | None = None
+    max_rel_err: float | str | None = None
+    rel_norm_err: float | str | None = None
+    first_bad_index: list[int] | None = None
+    expected_at_first_bad: float | None = None
+    got_at_first_bad: float | None = None
+    shape_variant: dict[str, Any] | None = None
+    call: int | None = None  # the timed call whose output was wrong
+
+
+@dataclass
+class Timing:
+    """Milliseconds by the judge's clock. ``overhead_ms`` is the calibrated cost of an empty call
+    through the same channel, already taken off every time here."""
+
+    candidate_ms: float
+    eager_ms: float | None = None
+    compile_ms: float | None = None
+    speedup_eager: float | None = None
+    speedup_compile: float | None = None
+    cv: float | None = None
+    n: int = 0
+    eager_cv: float | None = None
+    compile_cv: float | None = None
+    floor_ms: float | None = None
+    overhead_ms: float | None = None
+    checked_calls: int | None = None  # timed calls whose output the judge compared
+    clock: str | None = None
+
+
+@dataclass
+class Isolation:
+    """What stood between the candidate and the judge: each sandbox layer and whether it was on.
+
+    ``layers`` maps a layer name to ``"on"`` or ``"off: <why>"`` (a machine that refuses a
+    layer falls back to the next; the verdict says which ones held)."""
+
+    layers: dict[str, str] = field(default_factory=dict)
+    processes: str = "judge and candidate in separate processes"
+
+    def active(self) -> list[str]:
+        return [k for k, v in self.layers.items() if v == "on"]
 
 
 @dataclass
@@ -33,12 +100,13 @@ class Verdict:
     compiled: bool = False
     seeds: list[int] = field(default_factory=list)
     tolerances: dict[str, float] = field(default_factory=dict)
-    error: dict[str, Any] | None = None  # {kind, message, log}
-    mismatch: dict[str, Any] | None = None  # {max_abs_err, max_rel_err, rel_norm_err, first_bad_index, trial}
-    rejections: list[dict[str, str]] = field(default_factory=list)  # [{rule, detail}]
-    timing: dict[str, Any] | None = None  # {candidate_ms, eager_ms, compile_ms, speedup_eager, speedup_compile, cv, n}
-    phases_s: dict[str, float] = field(default_factory=dict)  # {compile, load, check, time}
+    error: Failure | None = None
+    mismatch: Mismatch | None = None
+    rejections: list[Rejection] = field(default_factory=list)
+    timing: Timing | None = None
+    phases_s: dict[str, float] = field(default_factory=dict)  # {compile, load, check, time, build, total}
     env: dict[str, Any] = field(default_factory=dict)  # {gpu, torch, cuda, driver}
+    isolation: Isolation | None = None
     # Things a reader must know to trust the verdict (e.g. that parameters were
     # copied from the reference, or that a baseline came from the cache).
     notes: list[str] = field(default_factory=list)
@@ -46,18 +114,35 @@ class Verdict:
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"unknown verdict status {self.status!r}")
-        self.correct = self.status == "correct"
+        self.status = Status(self.status).value
+        # the parts may arrive as plain dicts (from JSON, or from older code): type them
+        if isinstance(self.error, dict):
+            self.error = Failure(**_known(Failure, self.error))
+        if isinstance(self.mismatch, dict):
+            self.mismatch = Mismatch(**{"reason": "", **_known(Mismatch, self.mismatch)})
+        self.rejections = [Rejection(**_known(Rejection, r)) if isinstance(r, dict) else r for r in self.rejections]
+        if isinstance(self.timing, dict):
+            self.timing = Timing(**{"candidate_ms": float("nan"), **_known(Timing, self.timing)})
+        if isinstance(self.isolation, dict):
+            self.isolation = Isolation(**_known(Isolation, self.isolation))
+        self.correct = self.status == Status.CORRECT
+
+    @property
+    def rules(self) -> list[str]:
+        return [r.rule for r in self.rejections]
 
     def to_dict(self) -> dict[str, Any]:
-        return finite(asdict(self))
+        d = asdict(self)
+        if d["mismatch"] is not None:  # unset details stay out of the record, as before
+            d["mismatch"] = {k: v for k, v in d["mismatch"].items() if v is not None or k == "reason"}
+        return finite(d)
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False, default=_json_default)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Verdict":
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in d.items() if k in known})
+        return cls(**_known(cls, d))
 
 
 def _json_default(o: Any) -> Any:

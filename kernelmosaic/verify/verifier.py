@@ -25,7 +25,8 @@ from ..task import Task, TaskError
 from .machine import cpu_name
 from .policy import check_candidate
 from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, run_one_off
-from .verdict import BACKENDS, POLICIES, Verdict
+from .spec import JobSpec, TimingSpec
+from .verdict import BACKENDS, POLICIES, Failure, Rejection, Verdict
 
 # backends whose builds are slow enough to run in parallel CPU processes ahead of the GPU
 _PREBUILT_BACKENDS = ("cuda", "cpp")
@@ -131,7 +132,8 @@ class Verifier:
             if arch:
                 extra["TORCH_CUDA_ARCH_LIST"] = arch
         self._worker_extra = extra
-        self.pool = WorkerPool(device, workers=workers, gpus=gpus, prewarm=prewarm, jobs_per_worker=jobs_per_worker, env=extra, spares=spares)
+        self.pool = WorkerPool(device, workers=workers, gpus=gpus, prewarm=prewarm, jobs_per_worker=jobs_per_worker, env=extra,
+                               spares=spares, build_dir=str(self.build_dir))
         self.build_workers = build_workers or max(1, os.cpu_count() or 1)
         self._builds = ThreadPoolExecutor(max_workers=self.build_workers, thread_name_prefix="kmosaic-build")
         # copy bandwidth (GB/s) and matrix peak (TFLOP/s) for the speed-of-light floor:
@@ -184,12 +186,9 @@ class Verifier:
         if self.device == "cuda":
             self._ensure_ceilings()
         rng = random.Random(secrets.randbits(31))
-        job = {
-            "kind": "baseline", "device": self.device, "backend": "cuda", "policy": "strict", "candidate": "",
-            "reference": task.source, "seeds": [rng.randrange(1, 2**31 - 1)],
-            "timing_seeds": [rng.randrange(1, 2**31 - 1) for _ in range(2)], "build_dir": str(self.build_dir),
-            "timing": {"n": timing.n, "warmup": timing.warmup, "compile": timing.compile},
-        }
+        job = JobSpec(kind="baseline", device=self.device, reference=task.source, seeds=[rng.randrange(1, 2**31 - 1)],
+                      timing_seeds=[rng.randrange(1, 2**31 - 1) for _ in range(2)], build_dir=str(self.build_dir),
+                      timing=TimingSpec(n=timing.n, warmup=timing.warmup, compile=timing.compile))
         out = self.pool.run(job, self.timeouts)
         if out.failure is not None:
             raise TaskError(task.path or task.key, f"timing the reference failed: {out.message}")
@@ -236,41 +235,35 @@ class Verifier:
         )
         static = check_candidate(req.candidate, req.backend, req.policy)
         if static.invalid:
-            verdict.error = {"kind": "invalid_candidate", "message": static.invalid, "log": ""}
+            verdict.error = Failure("invalid_candidate", static.invalid)
             return verdict
         if static.rejections:
             verdict.status = "rejected"
-            verdict.rejections = static.rejections
-            verdict.error = {"kind": "rule", "message": "static rules: " + ", ".join(sorted({r["rule"] for r in static.rejections})), "log": ""}
+            verdict.rejections = [Rejection(**r) for r in static.rejections]
+            verdict.error = Failure("rule", "static rules: " + ", ".join(sorted({r["rule"] for r in static.rejections})))
             return verdict
-        job = {
-            "kind": "verify",
-            "device": self.device,
-            "backend": req.backend,
-            "policy": req.policy,
-            "reference": req.task.source,
-            "candidate": req.candidate,
-            "seeds": seeds,
-            "timing_seeds": timing_seeds,
-            "tolerances": req.tolerances,
-            "kernel_names": static.kernel_names,
-            "build_dir": str(self.build_dir),
-            "timing": {"enabled": req.timing.enabled, "n": req.timing.n, "warmup": req.timing.warmup,
-                       "eager": req.timing.eager, "compile": req.timing.compile},
-            "ceilings": self._ceilings,
-        }
+        job = JobSpec(
+            kind="verify", device=self.device, backend=req.backend, policy=req.policy, reference=req.task.source,
+            candidate=req.candidate, seeds=seeds, timing_seeds=timing_seeds, tolerances=dict(req.tolerances),
+            kernel_names=static.kernel_names, build_dir=str(self.build_dir),
+            timing=TimingSpec(enabled=req.timing.enabled, n=req.timing.n, warmup=req.timing.warmup,
+                              eager=req.timing.eager, compile=req.timing.compile),
+            ceilings=self._ceilings,
+        )
         build_s = 0.0
         if self.device == "cuda" and req.backend in _PREBUILT_BACKENDS:
-            b = run_one_off("cpu", {**job, "kind": "build", "device": "cpu"}, self.timeouts, env={**self._worker_extra})
+            bjob = JobSpec(**{**job.__dict__, "kind": "build", "device": "cpu"})
+            b = run_one_off("cpu", bjob, self.timeouts, env={**self._worker_extra}, build_dir=str(self.build_dir))
             build_s = b.wall_s
             if b.failure == "timeout":
                 verdict.status = "timeout"
-                verdict.error = {"kind": "timeout", "message": "the build " + b.message, "log": b.log_tail[-3000:]}
+                verdict.error = Failure("timeout", "the build " + b.message, b.log_tail[-3000:])
                 verdict.phases_s = {"compile": round(build_s, 3)}
                 return verdict
-            if b.result and b.result.get("status") == "compile_error":
-                verdict.status = "compile_error"
-                verdict.error = b.result["error"]
+            if b.result and b.result.get("status") in ("compile_error", "rejected"):
+                verdict.status = b.result["status"]
+                verdict.error = Failure(**b.result["error"])
+                verdict.rejections = [Rejection(**r) for r in b.result.get("rejections") or []]
                 verdict.phases_s = b.result.get("phases_s", {})
                 return verdict
         given = req.baselines
@@ -278,9 +271,9 @@ class Verifier:
         bkey = self._baseline_key(req) if use_cache else ""
         cached = self.baselines.get(bkey) if use_cache else None
         if given is not None:
-            job["baselines"] = {"eager_ms": given.get("eager_ms"), "compile_ms": given.get("compile_ms")}
+            job.baselines = {"eager_ms": given.get("eager_ms"), "compile_ms": given.get("compile_ms")}
         elif cached:
-            job["baselines"] = cached
+            job.baselines = cached
         out = self.pool.run(job, self.timeouts)
         v = self._to_verdict(verdict, out, req.task.path or req.task.key)
         if isinstance(v, TaskError):
@@ -292,13 +285,14 @@ class Verifier:
         if cached and v.timing:
             v.notes.append(f"eager/torch.compile baselines from the cache (timed {cached.get('timed_at', '?')} by this verifier's protocol on {cached.get('device_name', '?')})")
         if v.timing and use_cache and v.status == "correct":
+            # the baselines in a verdict were timed by a process that never ran candidate code
             entry, new = dict(cached or {}), False
-            if req.timing.eager and "eager_ms" not in entry and v.timing.get("eager_ms") is not None:
-                entry.update(eager_ms=v.timing["eager_ms"], eager_cv=v.timing.get("eager_cv"))
+            if req.timing.eager and "eager_ms" not in entry and v.timing.eager_ms is not None:
+                entry.update(eager_ms=v.timing.eager_ms, eager_cv=v.timing.eager_cv)
                 new = True
             if req.timing.compile and "compile_ms" not in entry:
                 # None (torch.compile failed on this task) is cached too: it would fail again
-                entry.update(compile_ms=v.timing.get("compile_ms"), compile_cv=v.timing.get("compile_cv"))
+                entry.update(compile_ms=v.timing.compile_ms, compile_cv=v.timing.compile_cv)
                 new = True
             if new:
                 entry.update(timed_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -340,7 +334,7 @@ class Verifier:
         key = f"{self._device_name}|{self._torch_tag()}"
         got = self.ceilings_cache.get(key)
         if not got:
-            out = self.pool.run({"kind": "ceilings"}, self.timeouts)
+            out = self.pool.run(JobSpec(kind="ceilings", device=self.device), self.timeouts)
             got = (out.result or {}).get("ceilings")
             if got:
                 self.ceilings_cache.put(key, got)
@@ -350,25 +344,20 @@ class Verifier:
         if out.failure is not None:
             verdict.status = "timeout" if out.failure == "timeout" else "runtime_error"
             verdict.compiled = out.phase not in ("compile", "startup")
-            verdict.error = {"kind": out.failure, "message": out.message, "log": out.log_tail[-3000:]}
+            verdict.error = Failure(out.failure, out.message, out.log_tail[-3000:])
             verdict.env = {k: out.worker_env.get(k) for k in ("gpu", "torch", "cuda", "driver")}
             verdict.phases_s = {out.phase: round(out.wall_s, 3)}
             return verdict
         r = out.result
         if r.get("status") == "task_error":
             return TaskError(task_where, r["error"]["message"])
-        verdict.status = r["status"]
-        verdict.compiled = bool(r.get("compiled"))
-        verdict.error = r.get("error")
-        verdict.mismatch = r.get("mismatch")
-        verdict.rejections = r.get("rejections") or []
-        verdict.timing = r.get("timing")
-        verdict.tolerances = r.get("tolerances") or {}
-        verdict.phases_s = r.get("phases_s") or {}
-        verdict.notes = r.get("notes") or []
         env = r.get("env") or {}
-        verdict.env = {k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}
+        verdict = Verdict(
+            status=r["status"], backend=verdict.backend, policy=verdict.policy, task=verdict.task, device=verdict.device,
+            seeds=verdict.seeds, compiled=bool(r.get("compiled")), error=r.get("error"), mismatch=r.get("mismatch"),
+            rejections=r.get("rejections") or [], timing=r.get("timing"), tolerances=r.get("tolerances") or {},
+            phases_s=r.get("phases_s") or {}, notes=r.get("notes") or [],
+            env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"))
         if env.get("cpu"):
             verdict.env["cpu"] = env["cpu"]
-        verdict.correct = verdict.status == "correct"
         return verdict

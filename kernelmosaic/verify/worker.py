@@ -1,21 +1,22 @@
-"""A verifier worker process: ``python -m kernelmosaic.verify.worker --device cuda --fd N``.
+"""A judge process: ``python -m kernelmosaic.verify.worker --device cuda --fd N``.
 
-It imports torch, warms up the device, says it is ready, then takes jobs as JSON
-lines on stdin and writes events as JSON lines to file descriptor N. Its stdout
-and stderr go to a log file that the orchestrator reads when the worker dies, so
-a candidate's prints never corrupt the protocol. The orchestrator kills the whole
-process group on a timeout; a crash is seen as end-of-file on the event pipe.
+It imports torch, warms up the device, starts its sandboxed candidate process (so that a spare
+judge has a warm candidate process too), says it is ready, then takes job specs as JSON lines on
+stdin and writes events as JSON lines to file descriptor N. It never imports candidate code: that
+runs only in the candidate process, which has no way to this descriptor (it inherits only its own
+channel, cannot see this process in /proc, and this process is not dumpable). Its stdout and
+stderr go to a log file that the orchestrator reads when the judge dies. The orchestrator kills
+the whole process group on a timeout, the candidate and builder processes included.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import faulthandler
+import gc
 import json
 import os
 import sys
-import tempfile
 import time
 
 
@@ -24,6 +25,7 @@ def main() -> None:
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--fd", type=int, required=True)
     ap.add_argument("--jobs", type=int, default=1, help="jobs before exiting (1: a fresh process per candidate)")
+    ap.add_argument("--build-dir", default=None, help="the build cache, to start the candidate process early")
     args = ap.parse_args()
     out = os.fdopen(args.fd, "w", buffering=1)
 
@@ -32,67 +34,69 @@ def main() -> None:
         out.flush()
 
     t0 = time.perf_counter()
-    # on SIGSEGV/SIGBUS the Python stack goes to the log, which the verdict quotes
-    faulthandler.enable()
+    faulthandler.enable()  # on SIGSEGV/SIGBUS the Python stack goes to the log, which the verdict quotes
+    from . import sandbox
+
+    sandbox.harden_judge()
     import torch
 
-    from . import harness
+    from . import judge
+    from .spec import JobSpec
+    from .timing import measure_ceilings
 
     device = torch.device(args.device)
     if device.type == "cuda":
         torch.cuda.init()
         torch.zeros(1, device=device).add_(1)
         torch.cuda.synchronize(device)
-    harness.warm_up(device)
-    harness.take_snapshot()
+    # the first candidate process starts while this one warms up
+    cand = judge.CandidateProcess(args.device, args.build_dir) if args.build_dir else None
     info = {"torch": torch.__version__, "cuda": torch.version.cuda}
     if device.type == "cuda":
         cap = torch.cuda.get_device_capability(device)
         info.update(gpu=torch.cuda.get_device_name(device), arch=f"{cap[0]}.{cap[1]}")
+    if cand is not None:
+        try:
+            cand.wait_ready(240)
+        except judge.JobFailed as f:
+            # reported with the first job: a judge that cannot start candidates still answers
+            info["candidate_start"] = f.error["message"]
+            cand.close()
+            cand = None
     emit({"event": "ready", "pid": os.getpid(), "startup_s": round(time.perf_counter() - t0, 3), "env": info})
 
     for _ in range(max(1, args.jobs)):
         line = sys.stdin.readline()
         if not line:
             break
-        req = json.loads(line)
-        kind = req.get("kind", "verify")
-        if kind == "ceilings":
-            emit({"event": "result", "ceilings": harness.measure_ceilings(device)})
+        spec = JobSpec.from_json(line)
+        if spec.kind == "ceilings":
+            if cand is not None:
+                cand.close()
+                cand = None
+            emit({"event": "result", "ceilings": measure_ceilings(device)})
             continue
-        with tempfile.TemporaryDirectory(prefix="kmosaic-job-") as wd:
-            req["workdir"] = wd
-            job = harness.Job(req, emit)
-            result = build_only(job) if kind == "build" else job.run_baseline() if kind == "baseline" else job.run()
-            # paths of the throwaway job folder mean nothing to the reader of a verdict
-            emit(json.loads(json.dumps({"event": "result", **result}, default=str).replace(wd + "/", "")))
-            del job
-            if device.type == "cuda" and args.jobs > 1:
-                if "torch._dynamo" in sys.modules:
-                    # whatever a finished job left reachable (Dynamo's caches, reference cycles)
-                    # keeps its GPU memory: a torch.compile warm-up worker once held 77-100 GiB next
-                    # to the timing worker on the same GPU, which then ran out of memory
-                    torch._dynamo.reset()
-                gc.collect()
-                torch.cuda.empty_cache()
+        if spec.kind == "baseline" and cand is not None:
+            cand.close()
+            cand = None
+        j = judge.Judge(spec, emit, cand)
+        cand = None
+        result = j.build_only() if spec.kind == "build" else j.run_baseline() if spec.kind == "baseline" else j.run()
+        emit({"event": "result", **result})
+        del j
+        if device.type == "cuda" and args.jobs > 1:
+            if "torch._dynamo" in sys.modules:
+                # what a finished job left reachable (Dynamo's caches) keeps its GPU memory
+                torch._dynamo.reset()
+            gc.collect()
+            torch.cuda.empty_cache()
+        if args.jobs > 1 and args.build_dir:
+            cand = judge.CandidateProcess(args.device, args.build_dir)
     out.flush()
-    # skip interpreter teardown: candidate threads or CUDA libraries must not hang the exit
+    if cand is not None:
+        cand.close()
+    # skip interpreter teardown: CUDA libraries must not hang the exit
     os._exit(0)
-
-
-def build_only(job) -> dict:
-    """Compile a candidate's extensions into the shared build cache, on the CPU."""
-    from .harness import JobFailed
-
-    try:
-        job._prepare_env()
-        job.load_candidate()
-        return {"built": True, "phases_s": job.phases}
-    except JobFailed as f:
-        if f.status == "compile_error":
-            return {"built": False, "status": "compile_error", "error": f.error, "phases_s": job.phases}
-        # anything else (e.g. code that needs a GPU at import) is for the GPU worker to judge
-        return {"built": False, "status": None, "phases_s": job.phases}
 
 
 if __name__ == "__main__":

@@ -100,4 +100,4 @@ def test_pool_alive_after_everything(gpu):
     v = gpu.verify(VerifyRequest(candidate=(DATA / "gpu" / "relu_nvrtc_ok.py").read_text(), task=relu(), backend="nvrtc", timing=TIMED))
     record("pool alive at the end", v)
     assert v.status == "correct", v.error
-    assert v.env["gpu"] and v.timing["speedup_eager"] is not None
+    assert v.env["gpu"] and v.timing.speedup_eager is not None

@@ -1,0 +1,331 @@
+"""Builds a candidate's native code in a sandboxed process of its own, into a content-addressed cache.
+
+A candidate asks for a build (``load_inline`` or ``cc.compile``) from inside its sandbox; the judge
+checks the request (names, and every flag against an allow-list) and, on a cache miss, runs
+
+    python -m kernelmosaic.verify.builder REQUEST.json STAGING_DIR
+
+in the same kind of sandbox: it may write only STAGING_DIR and execute only the compilers. It runs
+no candidate code: ``load_inline`` builds through torch's own build-file writer, but the commands in
+that file run here as argument lists, with no shell and no ninja, and the built module is never
+imported here. The judge then hashes the library and moves it into the cache, which only the judge
+writes and candidates read; a candidate process checks the hash before it loads the library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+# -- the flag allow-list ---------------------------------------------------------------------------------
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+_SAFE = re.compile(r"^[A-Za-z0-9_=.,+:/%-]*$")  # no shell metacharacters, quotes, spaces or '@'
+_LIBS = {"m", "gomp", "pthread", "cublas", "cublasLt", "cudnn", "curand", "cufft", "cusparse", "cusolver", "cuda",
+         "cudart", "nvrtc", "c10", "c10_cuda", "torch", "torch_cpu", "torch_cuda", "torch_python", "dl", "stdc++"}
+_F_FLAGS = {"fast-math", "unroll-loops", "openmp", "PIC", "pic", "tree-vectorize", "omit-frame-pointer", "strict-aliasing",
+            "no-strict-aliasing", "finite-math-only", "no-math-errno", "unsafe-math-optimizations", "vectorize",
+            "no-exceptions", "no-rtti", "inline-functions", "lto", "no-lto", "fp-contract=fast", "fp-contract=on",
+            "fp-contract=off", "no-trapping-math", "reciprocal-math", "associative-math", "no-signed-zeros",
+            "prefetch-loop-arrays", "peel-loops", "tracer", "visibility=hidden", "visibility=default",
+            "diagnostics-color=never", "permissive", "openmp-simd", "no-plt", "builtin", "no-builtin"}
+_NVCC_FLAGS = {"--use_fast_math", "-use_fast_math", "--expt-relaxed-constexpr", "--expt-extended-lambda",
+               "--extended-lambda", "-lineinfo", "--restrict", "-restrict", "--extra-device-vectorization",
+               "-Xptxas=-v", "--ptxas-options=-v", "-dlcm=ca", "-dlcm=cg", "--resource-usage", "-src-in-ptx"}
+_NVCC_VALUED = ("-arch=", "--gpu-architecture=", "-gencode=", "--generate-code=", "-code=", "--gpu-code=",
+                "-maxrregcount=", "--maxrregcount=", "-Xptxas=", "--ptxas-options=", "--fmad=", "-fmad=", "--ftz=",
+                "-ftz=", "--prec-div=", "-prec-div=", "--prec-sqrt=", "-prec-sqrt=", "-O", "--threads=", "-t=",
+                "--default-stream=", "-std=", "--std=", "-Xcompiler=", "--compiler-options=", "--split-compile=")
+_PTXAS_OK = re.compile(r"^(-v|--verbose|-O[0-3]|--warn-on-spills|--warn-on-local-memory-usage|-dlcm=c[ag]|--maxrregcount=\d+|--allow-expensive-optimizations=(true|false)|--def-load-cache=c[ag]|--fmad=(true|false))$")
+
+
+class BuildRefused(Exception):
+    """A build request the verifier will not run (a rule, not a compiler error)."""
+
+
+def check_flag(flag: str, *, nvcc: bool) -> None:
+    """Raise BuildRefused unless ``flag`` is on the allow-list for the host compiler (or nvcc)."""
+    if not isinstance(flag, str) or not flag or not _SAFE.match(flag):
+        raise BuildRefused(f"the flag {flag!r} has characters a build flag may not have (shell metacharacters, "
+                           "quotes, spaces or '@')")
+    if nvcc:
+        if flag in _NVCC_FLAGS:
+            return
+        for p in _NVCC_VALUED:
+            if flag.startswith(p) and flag != p:
+                v = flag[len(p):]
+                if p in ("-Xcompiler=", "--compiler-options="):
+                    for part in v.split(","):
+                        check_flag(part, nvcc=False)
+                elif p in ("-Xptxas=", "--ptxas-options="):
+                    for part in v.split(","):
+                        if not _PTXAS_OK.match(part):
+                            raise BuildRefused(f"the ptxas option {part!r} is not allowed")
+                return
+    if re.match(r"^-O[0-3sfastg]?$", flag) or re.match(r"^-O(fast)?$", flag) or flag in ("-g", "-g0", "-g1", "-DNDEBUG", "-w"):
+        return
+    if re.match(r"^-std=(c|gnu|c\+\+|gnu\+\+)(99|11|14|17|20|23|2a|2b|2c)$", flag):
+        return
+    if re.match(r"^-[DU][A-Za-z_][A-Za-z0-9_]*(=[A-Za-z0-9_.]*)?$", flag):
+        return
+    if re.match(r"^-W(no-)?[a-z0-9-]+(=[0-9]+)?$", flag) or flag == "-Werror":
+        return
+    if re.match(r"^-m(arch|tune|cpu)=[a-z0-9_.-]+$", flag) or re.match(r"^-m(no-)?[a-z0-9.-]+$", flag):
+        return
+    if flag.startswith("-f") and flag[2:] in _F_FLAGS:
+        return
+    if flag.startswith("-l") and flag[2:] in _LIBS:
+        return
+    if flag in ("-fopenmp", "-pthread", "-shared", "-fPIC"):
+        return
+    raise BuildRefused(f"the flag {flag!r} is not on the verifier's allow-list (see docs/candidates.md, 'Build flags')")
+
+
+def _check_path(p: str) -> None:
+    if not isinstance(p, str) or not _SAFE.match(p) or ".." in p.split("/") or not os.path.isdir(p):
+        raise BuildRefused(f"the include path {p!r} is not an existing folder with a plain name")
+
+
+# -- requests ------------------------------------------------------------------------------------------
+@dataclass
+class BuildRequest:
+    """One build, as a candidate asked for it (checked with :meth:`validate` before it runs)."""
+
+    tool: str  # "load_inline" | "cc"
+    name: str = "kernel"
+    cpp_sources: list[str] = field(default_factory=list)
+    cuda_sources: list[str] = field(default_factory=list)
+    functions: list[str] | None = None
+    extra_cflags: list[str] = field(default_factory=list)
+    extra_cuda_cflags: list[str] = field(default_factory=list)
+    extra_ldflags: list[str] = field(default_factory=list)
+    extra_include_paths: list[str] = field(default_factory=list)
+    with_cuda: bool | None = None
+    # cc.compile
+    source: str = ""
+    language: str = "c"
+    flags: list[str] = field(default_factory=list)
+    openmp: bool = False
+
+    @classmethod
+    def from_reply(cls, d: dict) -> "BuildRequest":
+        """From a candidate's JSON message: every field checked for its type."""
+        if not isinstance(d, dict) or d.get("tool") not in ("load_inline", "cc"):
+            raise BuildRefused("a build request must name its tool (load_inline or cc)")
+        kw = {}
+        for f, kind in (("name", str), ("source", str), ("language", str), ("openmp", bool), ("with_cuda", (bool, type(None)))):
+            if f in d:
+                if not isinstance(d[f], kind):
+                    raise BuildRefused(f"build request field {f!r} has the wrong type")
+                kw[f] = d[f]
+        for f in ("cpp_sources", "cuda_sources", "extra_cflags", "extra_cuda_cflags", "extra_ldflags",
+                  "extra_include_paths", "flags"):
+            v = d.get(f) or []
+            if isinstance(v, str):
+                v = [v]
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise BuildRefused(f"build request field {f!r} must be a list of strings")
+            kw[f] = v
+        fn = d.get("functions")
+        if fn is not None:
+            if isinstance(fn, str):
+                fn = [fn]
+            if not isinstance(fn, list) or not all(isinstance(x, str) for x in fn):
+                raise BuildRefused("load_inline(functions=...) must be a name or a list of names")
+            kw["functions"] = fn
+        return cls(tool=d["tool"], **kw)
+
+    def validate(self) -> None:
+        if not _NAME.match(self.name):
+            raise BuildRefused(f"the extension name {self.name!r} is not a plain identifier")
+        for fn in self.functions or []:
+            if not _NAME.match(fn):
+                raise BuildRefused(f"the function name {fn!r} is not a plain identifier")
+        if self.tool == "cc":
+            if self.language not in ("c", "c++"):
+                raise BuildRefused("cc.compile(language=...) must be 'c' or 'c++'")
+            for f in self.flags:
+                check_flag(f, nvcc=False)
+            return
+        for f in self.extra_cflags:
+            check_flag(f, nvcc=False)
+        for f in self.extra_cuda_cflags:
+            check_flag(f, nvcc=True)
+        for f in self.extra_ldflags:
+            if not (f.startswith("-l") and f[2:] in _LIBS):
+                raise BuildRefused(f"the linker flag {f!r} is not allowed (only -l with a known library)")
+        for p in self.extra_include_paths:
+            _check_path(p)
+
+    def key(self, toolchain: str) -> str:
+        h = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode())
+        h.update(toolchain.encode())
+        return h.hexdigest()[:32]
+
+    def artifact_name(self) -> str:
+        return f"{self.name}.so" if self.tool == "load_inline" else "lib.so"
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# -- running a build.ninja without ninja or a shell --------------------------------------------------------
+def _ninja_expand(text: str, scope: dict[str, str]) -> str:
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c != "$":
+            out.append(c)
+            i += 1
+            continue
+        nxt = text[i + 1] if i + 1 < len(text) else ""
+        if nxt in ("$", " ", ":"):
+            out.append(nxt)
+            i += 2
+        elif nxt == "{":
+            j = text.index("}", i)
+            out.append(scope.get(text[i + 2: j], ""))
+            i = j + 1
+        else:
+            m = re.match(r"[A-Za-z0-9_-]+", text[i + 1:])
+            name = m.group(0) if m else ""
+            out.append(scope.get(name, ""))
+            i += 1 + len(name)
+    return "".join(out)
+
+
+def run_build_file(build_dir: str, error_prefix: str = "Error building extension") -> None:
+    """Run the commands of the build.ninja that torch wrote: compiles in parallel, then the link.
+
+    Each command becomes an argument list (the flags in it were allow-listed, and torch's own
+    quoting is undone by shlex) and runs without a shell. Raises RuntimeError with the compiler's
+    output, as torch's ninja runner does, so the candidate sees the same compile error."""
+    text = Path(build_dir, "build.ninja").read_text()
+    variables: dict[str, str] = {}
+    rules: dict[str, str] = {}
+    builds: list[tuple[list[str], str, list[str]]] = []
+    cur_rule = None
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.startswith("  ") and cur_rule:
+            k, _, v = line.strip().partition("=")
+            if k.strip() == "command":
+                rules[cur_rule] = v.strip()
+            continue
+        cur_rule = None
+        if line.startswith("rule "):
+            cur_rule = line.split()[1]
+        elif line.startswith("build "):
+            outs, _, rest = line[6:].partition(":")
+            parts = rest.split()
+            builds.append((outs.split(), parts[0], [p for p in parts[1:] if p != "|"]))
+        elif "=" in line and not line.startswith("default"):
+            k, _, v = line.partition("=")
+            variables[k.strip()] = _ninja_expand(v.strip(), variables)
+
+    def run(outs, rule, ins):
+        cmd = _ninja_expand(rules[rule], {**variables, "in": " ".join(ins), "out": " ".join(outs)})
+        p = subprocess.run(shlex.split(cmd), cwd=build_dir, capture_output=True, text=True, timeout=900)
+        return p.returncode, (p.stdout + p.stderr), cmd
+
+    compiles = [b for b in builds if b[1] != "link"]
+    links = [b for b in builds if b[1] == "link"]
+    logs = []
+    with ThreadPoolExecutor(max_workers=max(1, min(len(compiles), os.cpu_count() or 1))) as ex:
+        results = list(ex.map(lambda b: run(*b), compiles))
+    for rc, log, cmd in results:
+        logs.append(cmd + "\n" + log)
+        if rc != 0:
+            raise RuntimeError(f"{error_prefix}: " + "\n".join(logs))
+    for b in links:
+        rc, log, cmd = run(*b)
+        logs.append(cmd + "\n" + log)
+        if rc != 0:
+            raise RuntimeError(f"{error_prefix}: " + "\n".join(logs))
+
+
+def build(req: BuildRequest, staging: str) -> str:
+    """Build ``req`` into ``staging``; returns the library's path. Runs inside the builder sandbox."""
+    req.validate()  # again: the judge checked, and this process trusts nothing it was handed
+    if req.tool == "cc":
+        cc = os.environ.get("CC", "gcc") if req.language == "c" else os.environ.get("CXX", "g++")
+        std = "-std=c11" if req.language == "c" else "-std=c++17"
+        src = Path(staging) / ("kernel.c" if req.language == "c" else "kernel.cpp")
+        src.write_text(req.source)
+        out = Path(staging) / "lib.so"
+        args = [cc, std, *req.flags, "-shared", "-fPIC", *(["-fopenmp"] if req.openmp else []), src.name, "-o", out.name, "-lm"]
+        try:
+            p = subprocess.run(args, cwd=staging, capture_output=True, text=True, timeout=300)
+        except FileNotFoundError:
+            raise RuntimeError(f"compiler `{cc}` not found") from None
+        if p.returncode != 0:
+            raise RuntimeError(f"{cc} failed with exit code {p.returncode}\n{p.stdout}{p.stderr}")
+        return str(out)
+    from torch.utils import cpp_extension as ce
+
+    # torch writes the build file and would run ninja (through /bin/sh) and import the result:
+    # here the commands run as argument lists, and nothing is imported
+    ce.verify_ninja_availability = lambda: None
+    ce._run_ninja_build = lambda build_directory, verbose, error_prefix: run_build_file(build_directory, error_prefix)
+    ce._import_module_from_library = lambda *a, **k: None
+    ce.load_inline(req.name, req.cpp_sources, cuda_sources=req.cuda_sources or None, functions=req.functions,
+                   extra_cflags=req.extra_cflags, extra_cuda_cflags=req.extra_cuda_cflags, extra_ldflags=req.extra_ldflags,
+                   extra_include_paths=req.extra_include_paths, build_directory=staging, with_cuda=req.with_cuda)
+    out = Path(staging) / f"{req.name}.so"
+    if not out.exists():
+        raise RuntimeError(f"the build produced no {out.name}")
+    return str(out)
+
+
+def toolchain_paths() -> list[str]:
+    """Programs a build may execute: the C and C++ compilers with their parts, and the CUDA toolkit."""
+    paths: set[str] = set()
+    for prog in ("cc", "c++", "gcc", "g++", "as", "ld", "ld.bfd", "ld.gold", os.environ.get("CC", ""), os.environ.get("CXX", "")):
+        w = shutil.which(prog) if prog else None
+        if w:
+            paths.add(os.path.realpath(w))
+    for d in ("/usr/lib/gcc", "/usr/libexec/gcc"):
+        if os.path.isdir(d):
+            paths.add(d)
+    cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    nvcc = shutil.which("nvcc")
+    if not cuda and nvcc:
+        cuda = str(Path(os.path.realpath(nvcc)).parents[1])
+    if not cuda and os.path.isdir("/usr/local/cuda"):
+        cuda = "/usr/local/cuda"
+    if cuda:
+        for d in ("bin", "nvvm/bin"):
+            if os.path.isdir(os.path.join(cuda, d)):
+                paths.add(os.path.realpath(os.path.join(cuda, d)))
+    return sorted(paths)
+
+
+def main() -> None:
+    req = BuildRequest(**json.loads(Path(sys.argv[1]).read_text()))
+    staging = sys.argv[2]
+    try:
+        path = build(req, staging)
+        result = {"ok": True, "path": path}
+    except BuildRefused as e:
+        result = {"ok": False, "refused": str(e)}
+    except Exception as e:  # noqa: BLE001 - a compiler error is the answer, not a crash
+        result = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+    Path(staging, "result.json").write_text(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1018 @@
+"""The judge: makes the inputs, runs the reference, compares, holds the clock and writes the verdict.
+
+A judge process (``worker.py``) runs no candidate code. It starts the candidate in a sandboxed
+process of its own (``candidate.py`` under ``sandbox.py``) and talks to it over one socket:
+
+    judge (this module)                              candidate process (sandboxed)
+      inputs, reference, reference outputs             imports the candidate; builds through
+      comparison, clock, verdict                       the judge's builder; calls ModelNew
+           │  shared input/output buffers (memfd / CUDA IPC), "call" ─►
+           │  ◄─ "done" + what forward returned (shapes, dtypes), as JSON
+      the judge copies the output into its own memory, stops its clock, then checks that copy
+
+Time is the judge's host clock around the whole round trip, ending only when the judge holds a
+private copy of the output: work the candidate finishes late is either inside the interval or
+missing from the copy, which then fails the check. Every timed call's copy is checked. The cost
+of an empty round trip, measured before any candidate code is loaded, is taken off every time,
+and baselines are timed through the same channel by a process that never ran candidate code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import types
+import importlib.util
+from pathlib import Path
+
+import torch
+
+from . import sandbox
+from .builder import BuildRefused, BuildRequest, sha256_file, toolchain_paths
+from .channel import Channel, ChannelClosed, ChannelTimeout, ProtocolError, SharedBuffer, dtype_name
+from .compare import clone, compare, default_tolerances, flatten, same
+from .logs import trim_log
+from .machine import cpu_name
+from .rules import dynamic_rejections
+from .spec import JobSpec
+from .timing import SOL_MARGIN, Flusher, cv
+from .variants import shape_variant_source
+
+CALIBRATION_CALLS = 15
+
+
+class JobFailed(Exception):
+    """Stops the job with a verdict status; carries the verdict fields."""
+
+    def __init__(self, status: str, kind: str, message: str, log: str = "", **extra):
+        super().__init__(message)
+        self.status = status
+        self.error = {"kind": kind, "message": message, "log": log}
+        self.extra = extra
+
+
+class TaskProblem(Exception):
+    """The reference itself is broken: the task is flagged, not the candidate."""
+
+
+def _exc_text(e: BaseException, limit: int = 12) -> str:
+    return "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-limit))
+
+
+def _exec_module(path: Path, name: str) -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(name, str(path))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# -- the candidate process ---------------------------------------------------------------------------------
+def _candidate_exec_paths() -> list[str]:
+    """What a candidate process may execute besides Python: Triton's bundled ptxas and the CUDA
+    toolkit (Triton compiles on first launch). No shell is among them."""
+    out = []
+    spec = importlib.util.find_spec("triton")
+    if spec and spec.origin:
+        out.append(str(Path(spec.origin).parent))
+    for p in toolchain_paths():
+        if "cuda" in p or "nvvm" in p:
+            out.append(p)
+    return out
+
+
+def refused_layers_file(build_dir: str) -> Path:
+    return Path(build_dir).parent / "sandbox-refused.json"
+
+
+class CandidateProcess:
+    """A sandboxed process running ``kernelmosaic.verify.candidate``, and the judge's end of its channel."""
+
+    def __init__(self, device: str, build_dir: str, role: str = "candidate"):
+        self.device, self.build_dir, self.role = device, build_dir, role
+        self.root = Path(tempfile.mkdtemp(prefix=f"kmosaic-{role}-"))
+        self.workdir = self.root / "work"  # the only place it may write
+        self.workdir.mkdir()
+        self.log_path = self.root / "log.txt"
+        skip = {}
+        try:
+            skip = json.loads(refused_layers_file(build_dir).read_text()).get(device, {})
+        except (OSError, ValueError, AttributeError):
+            pass
+        self.skipped = dict(skip)
+        self.proc = None
+        self.ready: dict | None = None
+        self._start([layer for layer in sandbox.LAYERS if layer not in skip])
+
+    def _start(self, want: list[str]) -> None:
+        os.chmod(self.root, 0o755)
+        self.ch, theirs = Channel.pair()
+        cfg = sandbox.SandboxConfig(workdir=str(self.workdir), readonly=[self.build_dir],
+                                    execute=_candidate_exec_paths(), want=want)
+        env = dict(os.environ)
+        for k in list(env):
+            if k.startswith("KMOSAIC_") and k not in ("KMOSAIC_LANDLOCK_DROP",):
+                env.pop(k)
+        w = str(self.workdir)
+        # every cache a candidate's libraries write goes to its private folder
+        env.update(HOME=w, TMPDIR=w, XDG_CACHE_HOME=w + "/.cache", CUPY_CACHE_DIR=w + "/cupy",
+                   TRITON_CACHE_DIR=w + "/triton", TORCH_EXTENSIONS_DIR=w + "/torch_extensions",
+                   PYTHONDONTWRITEBYTECODE="1")
+        self.log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            sandbox.command(cfg, [sys.executable, "-m", "kernelmosaic.verify.candidate", str(theirs.fileno()), self.device]),
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT, env=env,
+            close_fds=True)
+        theirs.close()
+
+    def wait_ready(self, timeout: float) -> dict:
+        """The sandbox report; restarts once without a layer the device's driver cannot run under."""
+        if self.ready is not None:
+            return self.ready
+        msg = self._recv(timeout, "startup")
+        if msg.get("event") != "ready":
+            raise JobFailed("runtime_error", "protocol", "the candidate process did not start properly")
+        if not msg.get("ok"):
+            layers = msg.get("sandbox") or {}
+            if self.device == "cuda" and layers.get("landlock", "").startswith("on"):
+                # measured on an H200: CUDA's initialisation fails with error 304 under any landlock
+                # ruleset. Fall back to the other layers, and remember it for the next processes.
+                reason = f"off: the GPU driver does not start under it ({str(msg.get('error'))[:120]})"
+                self.skipped["landlock"] = reason
+                _remember_refusal(self.build_dir, self.device, "landlock", reason)
+                self.kill()
+                self._start([layer for layer in sandbox.LAYERS if layer not in self.skipped])
+                return self.wait_ready(timeout)
+            raise JobFailed("runtime_error", "infra", f"the candidate process could not start: {msg.get('error')}",
+                            str(msg.get("log", ""))[-3000:], infra=True)
+        layers = {k: str(v) for k, v in (msg.get("sandbox") or {}).items()}
+        for k, v in self.skipped.items():
+            layers[k] = v
+        self.ready = {**msg, "sandbox": layers}
+        return self.ready
+
+    def _recv(self, timeout: float | None, what: str) -> dict:
+        try:
+            return self.ch.recv_json(timeout)
+        except ChannelClosed:
+            raise JobFailed("runtime_error", "crash", f"{self.exit_description()} during {what}", self.log_tail()) from None
+        except ChannelTimeout:
+            raise JobFailed("timeout", "timeout", f"the candidate process did not answer within {timeout:g} s ({what})") from None
+        except ProtocolError as e:
+            raise JobFailed("rejected", "rule", f"the candidate process broke the protocol: {e}",
+                            rejection=("protocol", str(e))) from None
+
+    def request(self, msg: dict, fds=(), on_build=None, what: str = "a call") -> dict:
+        try:
+            self.ch.send_pickle(msg, fds)
+        except ChannelClosed:
+            raise JobFailed("runtime_error", "crash", f"{self.exit_description()} before {what}", self.log_tail()) from None
+        while True:
+            reply = self._recv(None, what)
+            if reply["event"] == "build" and on_build is not None:
+                answer, afds = on_build(reply.get("request"))
+                try:
+                    self.ch.send_pickle(answer, afds)
+                except ChannelClosed:
+                    raise JobFailed("runtime_error", "crash", f"{self.exit_description()} while building", self.log_tail()) from None
+                finally:
+                    for fd in afds:
+                        os.close(fd)
+                continue
+            return reply
+
+    def exit_description(self) -> str:
+        try:
+            rc = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            return "the candidate process stopped answering"
+        if rc < 0 or rc >= 128:
+            import signal
+
+            sig = -rc if rc < 0 else rc - 128
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = f"signal {sig}"
+            hint = {"SIGSEGV": " (segmentation fault: an invalid memory access)", "SIGBUS": " (bus error)",
+                    "SIGABRT": " (abort)", "SIGFPE": " (arithmetic exception)", "SIGKILL": " (killed: out of memory?)"}.get(name, "")
+            return f"the candidate process was killed by {name}{hint}"
+        return f"the candidate process exited with code {rc}"
+
+    def log_tail(self, limit: int = 6000) -> str:
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, 2)
+                f.seek(max(0, f.tell() - limit))
+                return f.read().decode(errors="replace")
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                self.proc.kill()  # the launcher; its PID namespace (when there is one) dies with it
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
+        self.ch.close()
+        try:
+            self.log.close()
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        try:
+            self.ch.send_pickle({"op": "exit"})
+        except ChannelClosed:
+            pass
+        self.kill()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _remember_refusal(build_dir: str, device: str, layer: str, reason: str) -> None:
+    path = refused_layers_file(build_dir)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        data = {}
+    data.setdefault(device, {})[layer] = reason
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    try:
+        tmp.write_text(json.dumps(data, indent=1))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+# -- slots: the buffers of one call shape -------------------------------------------------------------------
+class Slot:
+    """Shared input and output buffers for one layout of inputs and outputs."""
+
+    def __init__(self, name: str, inputs: list, outputs: list, device: torch.device):
+        self.name = name
+        self.ins = [SharedBuffer(t.shape, t.dtype, device) if isinstance(t, torch.Tensor) else None for t in inputs]
+        self.outs = [SharedBuffer(t.shape, t.dtype, device) if isinstance(t, torch.Tensor) else None for t in flatten(outputs)]
+        self.values = {str(i): v for i, v in enumerate(inputs) if not isinstance(v, torch.Tensor)}
+        self.private = [None if b is None else torch.empty_like(b.tensor) for b in self.outs]
+        self.layout = _layout(inputs, outputs)
+
+    def bind_message(self) -> tuple[dict, list[int]]:
+        fds = [b.fd for b in self.ins + self.outs if b is not None and b.fd is not None]
+        return ({"op": "bind", "slot": self.name, "inputs": [None if b is None else b.desc() for b in self.ins],
+                 "outputs": [None if b is None else b.desc() for b in self.outs], "values": self.values}, fds)
+
+    def fill(self, inputs: list) -> None:
+        for b, t in zip(self.ins, inputs):
+            if b is not None:
+                b.tensor.copy_(t)
+
+    def poison(self) -> None:
+        for b in self.outs:
+            if b is not None:
+                b.raw.fill_(0xFF)  # NaN in every float format: an unwritten output cannot pass
+
+    def inputs_view(self) -> list:
+        return [b.tensor if b is not None else self.values[str(i)] for i, b in enumerate(self.ins)]
+
+    def close(self) -> None:
+        for b in self.ins + self.outs:
+            if b is not None:
+                b.close()
+
+
+def _layout(inputs, outputs) -> tuple:
+    def one(x):
+        return (tuple(x.shape), str(x.dtype)) if isinstance(x, torch.Tensor) else ("value", repr(x))
+
+    return tuple(one(x) for x in inputs), tuple(one(x) for x in flatten(outputs))
+
+
+# -- the judge ---------------------------------------------------------------------------------------------------
+class Judge:
+    def __init__(self, spec: JobSpec, emit=None, cand: CandidateProcess | None = None, workdir: str | None = None):
+        self.spec = spec
+        self.emit = emit
+        self.device = torch.device(spec.device)
+        self.is_cuda = self.device.type == "cuda"
+        self.phases: dict[str, float] = {}
+        self.notes: list[str] = []
+        self.rejections: list[dict] = []
+        self.compiled = False
+        self.tolerances: dict[str, float] = {}
+        self._own_workdir = workdir is None
+        self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="kmosaic-judge-"))
+        self.cand = cand
+        self.slots: dict[str, Slot] = {}
+        self.isolation: dict | None = None
+        self._toolchain: str | None = None
+        self.build_s = 0.0
+
+    def phase(self, name: str) -> None:
+        if self.emit:
+            self.emit({"event": "phase", "phase": name})
+
+    def sync(self) -> None:
+        if self.is_cuda:
+            torch.cuda.synchronize(self.device)
+
+    # -- environment ---------------------------------------------------------------------------------------
+    def env_info(self) -> dict:
+        info = {"torch": torch.__version__, "cuda": torch.version.cuda, "gpu": None, "driver": None,
+                "python": sys.version.split()[0]}
+        if self.is_cuda:
+            info["gpu"] = torch.cuda.get_device_name(self.device)
+            cap = torch.cuda.get_device_capability(self.device)
+            info["arch"] = f"{cap[0]}.{cap[1]}"
+            info["driver"] = _driver_version()
+        else:
+            info["cpu"] = cpu_name()
+        return info
+
+    # -- the reference (trusted task code, run here) --------------------------------------------------------
+    def load_reference(self, source: str, tag: str = "reference"):
+        path = self.workdir / f"{tag}.py"
+        path.write_text(source)
+        try:
+            mod = _exec_module(path, f"kmosaic_{tag}_{os.getpid()}")
+        except BaseException as e:  # noqa: BLE001 - a broken task must not take the judge down
+            raise TaskProblem(f"the reference failed to import: {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+        for name in ("Model", "get_inputs", "get_init_inputs"):
+            if not hasattr(mod, name):
+                raise TaskProblem(f"the reference defines no `{name}`")
+        return mod
+
+    def init_inputs(self, mod) -> list:
+        try:
+            init = mod.get_init_inputs()
+        except BaseException as e:  # noqa: BLE001
+            raise TaskProblem(f"get_init_inputs() raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+        if not isinstance(init, (list, tuple)):
+            raise TaskProblem(f"get_init_inputs() must return a list, got {type(init).__name__}")
+        return list(init)
+
+    def build_reference(self, mod, init):
+        try:
+            with torch.device(self.device):
+                torch.manual_seed(self.spec.seeds[0])
+                ref = mod.Model(*clone(init))
+        except BaseException as e:  # noqa: BLE001
+            raise TaskProblem(f"Model(*get_init_inputs()) raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+        return ref.to(self.device) if isinstance(ref, torch.nn.Module) else ref
+
+    def make_inputs(self, mod, seed: int) -> list:
+        try:
+            with torch.device(self.device):
+                torch.manual_seed(seed)
+                inputs = mod.get_inputs()
+        except BaseException as e:  # noqa: BLE001
+            raise TaskProblem(f"get_inputs() raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+        if not isinstance(inputs, (list, tuple)):
+            raise TaskProblem(f"get_inputs() must return a list, got {type(inputs).__name__}")
+        return [x.to(self.device) if isinstance(x, torch.Tensor) and x.device != self.device else x for x in inputs]
+
+    def reference_case(self, mod, ref, seed: int):
+        inputs = self.make_inputs(mod, seed)
+        try:
+            with torch.no_grad():
+                out = ref(*clone(inputs))
+            self.sync()
+        except BaseException as e:  # noqa: BLE001
+            raise TaskProblem(f"the reference forward raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+        return inputs, out
+
+    # -- builds, asked for by the candidate process -----------------------------------------------------------
+    def toolchain(self) -> str:
+        if self._toolchain is None:
+            parts = [torch.__version__, str(torch.version.cuda), os.environ.get("TORCH_CUDA_ARCH_LIST", ""), sys.version]
+            for cc in (os.environ.get("CC", "gcc"), os.environ.get("CXX", "g++")):
+                try:
+                    parts.append(subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout.split("\n")[0])
+                except (OSError, subprocess.TimeoutExpired):
+                    parts.append(cc)
+            self._toolchain = "\0".join(parts)
+        return self._toolchain
+
+    def on_build(self, raw) -> tuple[dict, list[int]]:
+        t0 = time.perf_counter()
+        try:
+            return self._build(raw)
+        finally:
+            self.build_s += time.perf_counter() - t0
+
+    def _build(self, raw) -> tuple[dict, list[int]]:
+        try:
+            req = BuildRequest.from_reply(raw)
+            req.validate()
+        except BuildRefused as e:
+            self.rejections.append({"rule": "build_flags", "detail": str(e)})
+            return {"ok": False, "message": f"the verifier refused this build: {e}"}, []
+        key = req.key(self.toolchain())
+        root = Path(self.spec.build_dir) / "artifacts"
+        art = root / key
+        found = self._cached_artifact(art)
+        if found is None:
+            root.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix="kmosaic-build-"))
+            os.chmod(staging, 0o755)
+            try:
+                (staging / "request.json").write_text(json.dumps(req.__dict__))
+                cfg = sandbox.SandboxConfig(workdir=str(staging), execute=toolchain_paths(), devices=False)
+                env = dict(os.environ, HOME=str(staging), TMPDIR=str(staging))
+                log = staging / "builder.log"
+                with open(log, "wb") as lf:
+                    try:
+                        subprocess.run(sandbox.command(cfg, [sys.executable, "-m", "kernelmosaic.verify.builder",
+                                                             str(staging / "request.json"), str(staging)]),
+                                       stdin=subprocess.DEVNULL, stdout=lf, stderr=subprocess.STDOUT, env=env,
+                                       timeout=900, close_fds=True)
+                    except subprocess.TimeoutExpired:
+                        return {"ok": False, "message": "the build did not finish within 900 s"}, []
+                try:
+                    result = json.loads((staging / "result.json").read_text())
+                except (OSError, ValueError):
+                    tail = log.read_text(errors="replace")[-3000:]
+                    return {"ok": False, "message": "Error building extension: the builder stopped", "log": tail}, []
+                if not result.get("ok"):
+                    if result.get("refused"):
+                        self.rejections.append({"rule": "build_flags", "detail": result["refused"]})
+                        return {"ok": False, "message": f"the verifier refused this build: {result['refused']}"}, []
+                    msg = str(result.get("error", "the build failed")).replace(str(staging) + "/", "")
+                    return {"ok": False, "message": "Error building extension: the kernel source did not compile",
+                            "log": trim_log(msg)}, []
+                built = Path(result["path"])
+                # publish: hash it, then move a complete folder into place in one rename
+                tmp = root / f".{key}.{os.getpid()}"
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir()
+                shutil.copy2(built, tmp / req.artifact_name())
+                digest = sha256_file(tmp / req.artifact_name())
+                (tmp / "manifest.json").write_text(json.dumps({"file": req.artifact_name(), "sha256": digest,
+                                                               "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+                for p in (tmp, *tmp.iterdir()):
+                    os.chmod(p, 0o755 if p.is_dir() else 0o644)
+                try:
+                    os.rename(tmp, art)
+                except OSError:  # another judge published the same key first: use theirs
+                    shutil.rmtree(tmp, ignore_errors=True)
+                found = self._cached_artifact(art)
+                if found is None:
+                    return {"ok": False, "message": "the built library could not be stored"}, []
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+        path, digest = found
+        return {"ok": True, "sha256": digest}, [os.open(path, os.O_RDONLY | os.O_CLOEXEC)]
+
+    @staticmethod
+    def _cached_artifact(art: Path) -> tuple[Path, str] | None:
+        try:
+            m = json.loads((art / "manifest.json").read_text())
+            path = art / m["file"]
+            if sha256_file(path) == m["sha256"]:
+                return path, m["sha256"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        return None
+
+    # -- the candidate's side of things -------------------------------------------------------------------------
+    def start_candidate(self, timeout: float = 300.0) -> None:
+        if self.cand is None:
+            self.cand = CandidateProcess(self.spec.device, self.spec.build_dir)
+        ready = self.cand.wait_ready(timeout)
+        self.isolation = {"layers": ready["sandbox"], "processes": "judge and candidate in separate processes"}
+
+    def slot(self, name: str, inputs: list, outputs, proc: CandidateProcess | None = None) -> Slot:
+        """The slot ``name`` for this layout, bound in the candidate process (made once)."""
+        proc = proc or self.cand
+        s = self.slots.get((id(proc), name))
+        if s is not None and s.layout == _layout(inputs, outputs):
+            return s
+        if s is not None:
+            s.close()
+        s = Slot(name, inputs, outputs, self.device)
+        self.sync()
+        msg, fds = s.bind_message()
+        reply = proc.request(msg, fds, what="binding buffers")
+        if reply.get("event") != "bound":
+            raise JobFailed("runtime_error", "protocol", f"the candidate process could not map the buffers: {reply.get('message')}",
+                            str(reply.get("log", "")))
+        self.slots[(id(proc), name)] = s
+        return s
+
+    def load(self, proc: CandidateProcess, source: str, class_name: str, init, params: dict | None, *,
+             compile_model: bool = False, import_only: bool = False) -> dict:
+        msg = {"op": "load", "source": source, "file": "candidate.py" if class_name == "ModelNew" else "reference.py",
+               "module": f"kmosaic_{'candidate' if class_name == 'ModelNew' else 'reference'}", "class_name": class_name,
+               "seed": self.spec.seeds[0] if self.spec.seeds else 0, "init": init, "params": params,
+               "compile": compile_model, "import_only": import_only}
+        return proc.request(msg, on_build=self.on_build, what="loading")
+
+    def call(self, s: Slot, mode: str, what: str, proc: CandidateProcess | None = None) -> dict:
+        return (proc or self.cand).request({"op": "call", "slot": s.name, "mode": mode, "what": what}, what=what)
+
+    def fail_from_reply(self, reply: dict) -> None:
+        """Turn a candidate process's error reply into the job's failure."""
+        if reply.get("event") == "error":
+            status = reply.get("status") if reply.get("status") in ("compile_error", "runtime_error", "invalid_candidate") else "runtime_error"
+            log = str(reply.get("log") or "")
+            if status == "compile_error":
+                log = trim_log(log)
+            raise JobFailed(status, str(reply.get("kind") or "exception"), str(reply.get("message") or "")[:3000], log,
+                            fatal=bool(reply.get("fatal")))
+        if reply.get("event") != "done":
+            raise JobFailed("rejected", "rule", f"the candidate process sent {reply.get('event')!r} where a result was due",
+                            rejection=("protocol", "an unexpected reply"))
+
+    def outputs(self, s: Slot, reply: dict, ref_out, trial: int) -> list:
+        """The candidate's outputs as the judge holds them (private copies), after checking what it said."""
+        metas = reply.get("outs")
+        refs = flatten(ref_out)
+        if not isinstance(metas, list):
+            raise JobFailed("rejected", "rule", "the candidate process sent no outputs", rejection=("protocol", "no outputs"))
+        if len(metas) != len(refs):
+            raise JobFailed("incorrect", "mismatch", f"trial {trial}: the reference returns {len(refs)} outputs, the candidate {len(metas)}",
+                            mismatch={"reason": f"the reference returns {len(refs)} outputs, the candidate {len(metas)}", "trial": trial})
+        got = []
+        for k, (m, r, buf, priv) in enumerate(zip(metas, refs, s.outs, s.private)):
+            where = f"output {k}: " if len(refs) > 1 else ""
+            if not isinstance(m, dict):
+                raise JobFailed("rejected", "rule", "malformed output description", rejection=("protocol", "malformed output"))
+            if not isinstance(r, torch.Tensor):
+                got.append(m.get("value"))
+                continue
+            if m.get("type") != "tensor":
+                reason = f"{where}expected a tensor, got {m.get('cls')}"
+                raise JobFailed("incorrect", "mismatch", f"trial {trial}: {reason}", mismatch={"reason": reason, "trial": trial})
+            if m.get("cls") not in ("Tensor", "Parameter"):
+                self.rejections.append({"rule": "tensor_subclass", "detail": f"the output is a {m.get('cls')}, not a plain torch.Tensor"})
+                raise JobFailed("rejected", "rule", "the candidate returned a tensor subclass")
+            reason = None
+            if tuple(m.get("shape") or ()) != tuple(r.shape):
+                reason = f"{where}shape {tuple(m.get('shape') or ())} != expected {tuple(r.shape)}"
+            elif m.get("dtype") != dtype_name(r.dtype):
+                reason = f"{where}dtype {m.get('dtype')} != expected {dtype_name(r.dtype)}"
+            elif str(m.get("device", "")).split(":")[0] != self.device.type:
+                reason = f"{where}device {m.get('device')} != expected {self.device.type}"
+            if reason:
+                raise JobFailed("incorrect", "mismatch", f"trial {trial}: {reason}", mismatch={"reason": reason, "trial": trial})
+            priv.copy_(buf.tensor)
+            got.append(priv)
+        self.sync()
+        return got
+
+    def screen(self, reply: dict, when: str) -> None:
+        for item in reply.get("integrity") or []:
+            if isinstance(item, list) and len(item) == 2 and item[0] in ("patching", "hooks"):
+                self.rejections.append({"rule": str(item[0]), "detail": f"{item[1]} ({when})"})
+        if self.rejections:
+            raise JobFailed("rejected", "rule", f"the candidate tampered with its runtime ({when})")
+
+    # -- correctness ----------------------------------------------------------------------------------------------
+    def check_one(self, s: Slot, inputs, ref_out, trial: int, seed: int, what: str):
+        s.fill(inputs)
+        s.poison()
+        self.sync()
+        reply = self.call(s, "check", what)
+        self.fail_from_reply(reply)
+        self.screen(reply, f"after {what}")
+        out = self.outputs(s, reply, ref_out, trial)
+        if not same(s.inputs_view(), inputs):
+            self.rejections.append({"rule": "writes_inputs", "detail": f"{what}: the candidate modified its input tensors"})
+            raise JobFailed("rejected", "rule", "the candidate wrote into its inputs")
+        self.check_not_input(reply, out, ref_out, inputs, trial)
+        mm = compare(ref_out, out, self.tolerances, trial)
+        if mm is not None:
+            mm["seed"] = seed
+            if reply.get("late"):
+                self.rejections.append({"rule": "unsynchronized_output", "detail": "the output is incomplete on the "
+                                        "caller's stream when forward returns (work left on a side stream): " + mm["reason"]})
+                raise JobFailed("rejected", "rule", "the candidate left its work on a side stream")
+            return mm, reply
+        return None, reply
+
+    def check_not_input(self, reply, out, ref_out, inputs, trial: int) -> None:
+        """An output that is one of the inputs (the same memory, or the same bits) while the
+        reference's output is not: a no-op that passes only because the op is nearly identity."""
+        ins = [t for t in inputs if isinstance(t, torch.Tensor)]
+        for m, o, r in zip(reply.get("outs") or [], out, flatten(ref_out)):
+            if not isinstance(o, torch.Tensor) or not isinstance(r, torch.Tensor) or o.numel() == 0:
+                continue
+            alias = m.get("alias") if isinstance(m, dict) else None
+            for idx, i in enumerate(inputs):
+                if not isinstance(i, torch.Tensor) or i.shape != o.shape or i.dtype != o.dtype or torch.equal(r, i):
+                    continue
+                how = "is a view of" if alias == idx else "equals" if torch.equal(o, i) else None
+                if how is None and o.is_floating_point() and bool(torch.isfinite(o).all()):
+                    # a nudged copy (one ulp off the input) also passes a nearly-identity op;
+                    # an honest kernel moves as far from the input as the reference does
+                    d_ref = float((r.float() - i.float()).abs().nan_to_num(0).max())
+                    d_out = float((o.float() - i.float()).abs().nan_to_num(0).max())
+                    if d_ref > 0 and d_out < 0.1 * d_ref:
+                        how = f"stays within {d_out:.3g} of"
+                if how:
+                    self.rejections.append({"rule": "returns_input", "detail": f"trial {trial}: the output {how} an input, while "
+                                            "the reference's output differs from it (a no-op passing on a nearly-identity op, "
+                                            "or output memory never written)"})
+                    raise JobFailed("rejected", "rule", "the candidate returned its input")
+        del ins
+
+    def trials(self, mod, ref) -> None:
+        t0 = time.perf_counter()
+        seeds = self.spec.seeds
+        cases = {0: self.reference_case(mod, ref, seeds[0])}
+        if len(seeds) >= 2:
+            # a task whose output ignores its inputs lets any constant pass: flag it first
+            cases[1] = self.reference_case(mod, ref, seeds[1])
+            if same(cases[0][1], cases[1][1]):
+                raise TaskProblem("the reference output does not change with the inputs (a degenerate task: any constant passes)")
+        for trial, seed in enumerate(seeds):
+            inputs, ref_out = cases.pop(trial) if trial in cases else self.reference_case(mod, ref, seed)
+            # every trial's inputs go into the same buffers: the same addresses with new values,
+            # so an output cache keyed on data_ptr serves stale answers and fails
+            s = self.slot("check", inputs, ref_out)
+            mm, _ = self.check_one(s, inputs, ref_out, trial, seed, f"trial {trial}")
+            if mm is not None:
+                raise JobFailed("incorrect", "mismatch", f"trial {trial} (seed {seed}): {mm['reason']}", mismatch=mm)
+        # the instrumented call: one more call with the same kind of inputs, observed
+        inputs, ref_out = self.reference_case(mod, ref, seeds[0] ^ 0x2545F491)
+        s = self.slot("check", inputs, ref_out)
+        s.fill(inputs)
+        s.poison()
+        self.sync()
+        reply = self.call(s, "instrumented", "the instrumented call")
+        self.fail_from_reply(reply)
+        self.screen(reply, "after the instrumented call")
+        for rule, detail in dynamic_rejections(reply.get("instr") or {}, self.spec.policy, self.spec.kernel_names, self.is_cuda):
+            self.rejections.append({"rule": rule, "detail": detail})
+        if self.rejections:
+            raise JobFailed("rejected", "rule", "; ".join(r["rule"] for r in self.rejections))
+        out = self.outputs(s, reply, ref_out, -1)
+        mm = compare(ref_out, out, self.tolerances, -1)
+        if mm is not None:
+            if reply.get("late"):
+                self.rejections.append({"rule": "unsynchronized_output", "detail": "the output is incomplete on the caller's "
+                                        "stream when forward returns (work left on a side stream): " + mm["reason"]})
+                raise JobFailed("rejected", "rule", "the candidate left its work on a side stream")
+            raise JobFailed("incorrect", "mismatch", f"the instrumented call: {mm['reason']}", mismatch=mm)
+        if self.spec.shape_variants:
+            for mode in ("grow", "halve"):
+                self.shape_variant(ref, seeds[-1] ^ 0x9E3779B9, mode)
+        self.phases["check"] = round(time.perf_counter() - t0, 4)
+
+    def shape_variant(self, ref, seed: int, mode: str) -> None:
+        """Run once more with the task's module-level shape constants changed (grown first: a
+        baked-in size then leaves poisoned elements, a clear mismatch)."""
+        variant = shape_variant_source(self.spec.reference, mode)
+        if variant is None:
+            return
+        src, changed = variant
+        try:
+            vmod = self.load_reference(src, f"reference_{mode}")
+            inputs, ref_out = self.reference_case(vmod, ref, seed)
+        except (TaskProblem, Exception):  # noqa: BLE001 - the task does not allow other shapes
+            return
+        what = "shape variant (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")"
+        s = self.slot(f"variant_{mode}", inputs, ref_out)
+        try:
+            mm, _ = self.check_one(s, inputs, ref_out, len(self.spec.seeds), seed, what)
+        except JobFailed as f:
+            hint = " — the kernel does not handle other valid shapes (hard-coded sizes?)"
+            if f.status == "runtime_error" and not f.extra.get("fatal") and f.error["kind"] not in ("crash", "infra"):
+                raise JobFailed("incorrect", "shape_variant", f"{what}: {f.error['message']}{hint}", f.error.get("log", "")) from None
+            if f.status == "incorrect":  # a wrong output shape, say
+                mm = dict(f.extra.get("mismatch") or {"reason": f.error["message"]}, shape_variant=changed)
+                raise JobFailed("incorrect", "shape_variant", f"{what}: {f.error['message']}{hint}", mismatch=mm) from None
+            raise
+        if mm is not None:
+            mm["shape_variant"] = changed
+            raise JobFailed("incorrect", "shape_variant", f"{what}: {mm['reason']} — the kernel does not handle other "
+                            "valid shapes (hard-coded sizes?)", mismatch=mm)
+        self.notes.append(f"also correct on a {what}")
+
+    # -- timing ---------------------------------------------------------------------------------------------------------
+    def timed_call(self, proc: CandidateProcess, s: Slot, mode: str, flush) -> tuple[float, dict]:
+        """One call by the judge's clock: from the request to a private copy of the output in hand."""
+        s.poison()
+        flush()
+        self.sync()
+        t0 = time.perf_counter()
+        reply = self.call(s, mode, "a timed call", proc)
+        for b, priv in zip(s.outs, s.private):
+            if b is not None:
+                priv.copy_(b.tensor)
+        self.sync()
+        t1 = time.perf_counter()
+        return (t1 - t0) * 1e3, reply
+
+    def time_process(self, proc: CandidateProcess, sets: list, answers: list, overhead: float, what: str,
+                     flush, check: bool) -> tuple[list[float], int]:
+        """``n`` timed calls after ``warmup`` untimed ones. Two buffer slots alternate and are refilled
+        from the input sets between calls (off the clock), so the same address comes back with other
+        values. With ``check``, every call's output is compared with the reference's answer."""
+        cfg = self.spec.timing
+        n, warmup = int(cfg.n), int(cfg.warmup)
+        slots = [self.slot(f"time{i}", sets[i % len(sets)], answers[i % len(answers)], proc) for i in range(2)]
+        times: list[float] = []
+        checked = 0
+        for i in range(max(warmup, len(sets)) + n):
+            s = slots[i % 2]
+            j = (i // 2) % len(sets)
+            s.fill(sets[j])
+            ms, reply = self.timed_call(proc, s, "timed", flush)
+            if reply.get("event") != "done":
+                if check:
+                    self.fail_from_reply(reply)
+                raise TaskProblem(f"timing the reference ({what}) failed: {reply.get('message')}")
+            timed = i >= max(warmup, len(sets))
+            if timed:
+                times.append(max(ms - overhead, 0.0))
+            if check:
+                out = self.outputs(s, reply, answers[j], -1)
+                mm = compare(answers[j], out, self.tolerances, -1)
+                if mm is not None:
+                    mm["call"] = i
+                    raise JobFailed("incorrect", "timing_check", f"the output of timed call {i} is wrong: {mm['reason']} "
+                                    "(stale results served, or work finished after forward returned?)", mismatch=mm)
+                checked += int(timed)
+        return times, checked
+
+    def calibrate(self, proc: CandidateProcess, sets: list, answers: list, flush) -> float:
+        """The median cost of an empty call through the channel (buffers, copies, syncs, no forward),
+        measured before any candidate code is loaded in ``proc``."""
+        s = self.slot("time0", sets[0], answers[0], proc)
+        s.fill(sets[0])
+        ts = []
+        for _ in range(CALIBRATION_CALLS + 3):
+            ms, reply = self.timed_call(proc, s, "null", flush)
+            if reply.get("event") != "done":
+                raise JobFailed("runtime_error", "infra", "the calibration call failed", infra=True)
+            ts.append(ms)
+        return statistics.median(ts[3:])
+
+    def baselines(self, mod, init, sets, answers, flush) -> dict:
+        """Eager and torch.compile times, in a process that never ran candidate code, by the
+        same channel and clock as the candidate."""
+        cfg = self.spec.timing
+        given = self.spec.baselines or {}
+        out: dict = {}
+        if "eager_ms" in given:
+            out.update(eager_ms=given.get("eager_ms"), eager_cv=given.get("eager_cv"))
+        if "compile_ms" in given:
+            out.update(compile_ms=given.get("compile_ms"), compile_cv=given.get("compile_cv"))
+        need_eager = cfg.eager and "eager_ms" not in out
+        need_compile = cfg.compile and "compile_ms" not in out
+        if not (need_eager or need_compile):
+            return out
+        proc = CandidateProcess(self.spec.device, self.spec.build_dir, role="reference")
+        try:
+            proc.wait_ready(300)
+            overhead = self.calibrate(proc, sets, answers, flush)
+            if need_eager:
+                r = self.load(proc, self.spec.reference, "Model", init, None)
+                if r.get("event") != "loaded":
+                    raise TaskProblem(f"the reference failed to load in the timing process: {r.get('message')}")
+                e, _ = self.time_process(proc, sets, answers, overhead, "eager", flush, check=False)
+                out.update(eager_ms=statistics.median(e), eager_cv=cv(e))
+            if need_compile:
+                try:
+                    r = self.load(proc, self.spec.reference, "Model", init, None, compile_model=True)
+                    if r.get("event") != "loaded":
+                        raise TaskProblem(str(r.get("message")))
+                    c, _ = self.time_process(proc, sets, answers, overhead, "torch.compile", flush, check=False)
+                    out.update(compile_ms=statistics.median(c), compile_cv=cv(c))
+                except (TaskProblem, JobFailed) as t:
+                    out["compile_ms"] = None
+                    self.notes.append(f"torch.compile baseline failed: {str(t)[:300]}")
+            out["overhead_ms"] = overhead
+        finally:
+            proc.close()
+        return out
+
+    def timing(self, mod, ref, init, overhead: float, sets, answers, flush) -> dict:
+        t0 = time.perf_counter()
+        cand_ms, checked = self.time_process(self.cand, sets, answers, overhead, "candidate", flush, check=True)
+        result = {"candidate_ms": statistics.median(cand_ms), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
+                  "speedup_compile": None, "cv": cv(cand_ms), "n": len(cand_ms), "overhead_ms": round(overhead, 5),
+                  "checked_calls": checked, "clock": "judge host clock, round trip to a private copy of the output, "
+                  "less the empty-call overhead"}
+        result.update({k: v for k, v in self.baselines(mod, init, sets, answers, flush).items() if k != "overhead_ms"})
+        for base in ("eager", "compile"):
+            b = result.get(f"{base}_ms")
+            result[f"speedup_{base}"] = (b / result["candidate_ms"]) if b and result["candidate_ms"] > 0 else None
+        floor = self.speed_of_light(ref, sets[0])
+        if floor is not None:
+            result["floor_ms"] = floor
+            if result["candidate_ms"] < SOL_MARGIN * floor:
+                self.rejections.append({"rule": "below_speed_of_light", "detail": f"median {result['candidate_ms']:.4f} ms is "
+                                        f"below the floor of {floor:.4f} ms (bytes over measured bandwidth, FLOPs over measured peak)"})
+        self.phases["time"] = round(time.perf_counter() - t0, 4)
+        return result
+
+    @staticmethod
+    def work(ref, inputs) -> dict:
+        """FLOPs (matmul/conv/attention, as torch counts them) and the fewest bytes moved."""
+        try:
+            from torch.utils.flop_counter import FlopCounterMode
+
+            with FlopCounterMode(display=False) as fc, torch.no_grad():
+                out = ref(*inputs)
+            flops = int(fc.get_total_flops())
+        except Exception:  # noqa: BLE001 - the counter is a safety net, not a requirement
+            return {}
+        tensors = [t for t in flatten(inputs) + flatten(out) if isinstance(t, torch.Tensor)]
+        if isinstance(ref, torch.nn.Module):
+            tensors += list(ref.parameters()) + list(ref.buffers())
+        return {"flops": flops, "bytes": int(sum(t.numel() * t.element_size() for t in tensors))}
+
+    def speed_of_light(self, ref, inputs) -> float | None:
+        ceil = self.spec.ceilings
+        if not ceil:
+            return None
+        w = self.work(ref, inputs)
+        if not w:
+            return None
+        return max(w["bytes"] / (ceil["bandwidth_gbs"] * 1e9), w["flops"] / (ceil["peak_tflops"] * 1e12)) * 1e3
+
+    # -- whole jobs -----------------------------------------------------------------------------------------------------
+    def run(self) -> dict:
+        result: dict = {"status": None}
+        try:
+            mod = self.load_reference(self.spec.reference)
+            init = self.init_inputs(mod)
+            ref = self.build_reference(mod, init)
+            timing_on = self.spec.timing.enabled
+            sets = answers = None
+            flush = None
+            self.start_candidate()
+            first = self.reference_case(mod, ref, self.spec.seeds[0])[1]
+            t = next((x for x in flatten(first) if isinstance(x, torch.Tensor)), None)
+            self.tolerances = default_tolerances(t.dtype if t is not None else torch.float32)
+            self.tolerances.update({k: v for k, v in (self.spec.tolerances or {}).items() if v is not None})
+            overhead = 0.0
+            if timing_on:
+                sets = [self.make_inputs(mod, s) for s in self.spec.timing_seeds]
+                answers = []
+                for s_ in sets:
+                    with torch.no_grad():
+                        answers.append(ref(*clone(s_)))
+                self.sync()
+                flush = Flusher(self.device)
+                # before any candidate code exists in that process: it cannot skew its own overhead
+                overhead = self.calibrate(self.cand, sets, answers, flush)
+            self.phase("compile")
+            params = None
+            if isinstance(ref, torch.nn.Module):
+                params = {n: t.detach().cpu() for n, t in list(ref.named_parameters()) + list(ref.named_buffers())}
+            t0 = time.perf_counter()
+            reply = self.load(self.cand, self.spec.candidate, "ModelNew", init, params)
+            self.phases["compile"] = round(time.perf_counter() - t0 - float(reply.get("load_s") or 0), 4)
+            if self.rejections:  # a refused build: the rule, whatever the import did next
+                raise JobFailed("rejected", "rule", "; ".join(sorted({r["rule"] for r in self.rejections})))
+            if reply.get("event") == "error":
+                self.fail_from_reply(reply)
+            if reply.get("event") != "loaded":
+                raise JobFailed("rejected", "rule", "the candidate process sent an unexpected reply while loading",
+                                rejection=("protocol", "unexpected reply"))
+            self.compiled = True
+            self.phases["load"] = float(reply.get("load_s") or 0)
+            if reply.get("copied"):
+                self.notes.append(f"copied {reply['copied']} parameter/buffer tensors from Model into ModelNew by name and shape")
+            self.phase("load")
+            self.phase("check")
+            self.trials(mod, ref)
+            if timing_on:
+                self.phase("time")
+                result["timing"] = self.timing(mod, ref, init, overhead, sets, answers, flush)
+                if self.rejections:
+                    raise JobFailed("rejected", "rule", "; ".join(r["rule"] for r in self.rejections))
+                # a candidate must still be right after many calls
+                post = self.spec.timing_seeds[-1] ^ 0x5F3759DF
+                inputs, ref_out = self.reference_case(mod, ref, post)
+                s = self.slot("check", inputs, ref_out)
+                mm, _ = self.check_one(s, inputs, ref_out, len(self.spec.seeds), post, "the post-timing check")
+                if mm is not None:
+                    raise JobFailed("incorrect", "mismatch", f"after timing (seed {post}): {mm['reason']} — the output "
+                                    "changed after repeated calls", mismatch=mm)
+            result["status"] = "correct"
+        except JobFailed as f:
+            result["status"] = f.status
+            result["error"] = f.error
+            if "mismatch" in f.extra:
+                result["mismatch"] = f.extra["mismatch"]
+            if f.extra.get("rejection"):
+                rule, detail = f.extra["rejection"]
+                self.rejections.append({"rule": rule, "detail": detail})
+            if f.extra.get("fatal"):
+                result["fatal"] = True
+            if f.extra.get("infra"):
+                result["infra"] = True
+        except TaskProblem as t:
+            result["status"] = "task_error"
+            result["error"] = {"kind": "task", "message": str(t).split("\n")[0], "log": str(t)}
+        except BaseException as e:  # noqa: BLE001 - a judge bug still yields a verdict
+            result["status"] = "runtime_error"
+            result["error"] = {"kind": "harness", "message": f"internal error: {type(e).__name__}: {e}", "log": _exc_text(e)}
+            result["fatal"] = True
+            result["infra"] = True
+        result.update(compiled=self.compiled, rejections=self.rejections, tolerances=self.tolerances,
+                      phases_s={**self.phases, **({"build": round(self.build_s, 3)} if self.build_s else {})},
+                      notes=self.notes, env=self.env_info(), isolation=self.isolation)
+        self.close()
+        return result
+
+    def build_only(self) -> dict:
+        """Run the candidate's import on the CPU so that its extensions land in the build cache."""
+        try:
+            self.start_candidate()
+            t0 = time.perf_counter()
+            reply = self.load(self.cand, self.spec.candidate, "ModelNew", [], None, import_only=True)
+            self.phases["compile"] = round(time.perf_counter() - t0, 4)
+            if self.rejections:
+                return {"built": False, "status": "rejected", "rejections": self.rejections,
+                        "error": {"kind": "rule", "message": "; ".join(r["detail"] for r in self.rejections), "log": ""},
+                        "phases_s": self.phases}
+            if reply.get("event") == "error" and reply.get("status") == "compile_error":
+                return {"built": False, "status": "compile_error", "phases_s": self.phases,
+                        "error": {"kind": "compile", "message": str(reply.get("message")), "log": trim_log(str(reply.get("log") or ""))}}
+            # anything else (code that needs a GPU at import, say) is for the GPU judge to see
+            return {"built": reply.get("event") == "loaded", "status": None, "phases_s": self.phases}
+        except JobFailed as f:
+            return {"built": False, "status": None, "phases_s": self.phases, "note": f.error["message"]}
+        finally:
+            self.close()
+
+    def run_baseline(self) -> dict:
+        """Eager (and torch.compile) times of the reference alone, by the candidates' protocol."""
+        result: dict = {"status": None}
+        try:
+            mod = self.load_reference(self.spec.reference)
+            init = self.init_inputs(mod)
+            ref = self.build_reference(mod, init)
+            sets = [self.make_inputs(mod, s) for s in self.spec.timing_seeds]
+            answers = []
+            for s_ in sets:
+                with torch.no_grad():
+                    answers.append(ref(*clone(s_)))
+            self.sync()
+            b = self.baselines(mod, init, sets, answers, Flusher(self.device))
+            result.update(eager_ms=b.get("eager_ms"), eager_cv=b.get("eager_cv"), n=self.spec.timing.n,
+                          compile_ms=b.get("compile_ms"), compile_cv=b.get("compile_cv"), overhead_ms=b.get("overhead_ms"))
+            result.update(self.work(ref, sets[0]))
+            result["status"] = "ok"
+        except TaskProblem as t:
+            result["status"] = "task_error"
+            result["error"] = {"kind": "task", "message": str(t).split("\n")[0], "log": str(t)}
+        except JobFailed as f:
+            result["status"] = "task_error"
+            result["error"] = {"kind": "baseline", "message": f.error["message"], "log": f.error.get("log", "")}
+        except BaseException as e:  # noqa: BLE001 - e.g. out of memory on a huge reference
+            result["status"] = "task_error"
+            result["error"] = {"kind": "baseline", "message": f"{type(e).__name__}: {str(e)[:500]}", "log": _exc_text(e)}
+        result.update(notes=self.notes, env=self.env_info())
+        self.close()
+        return result
+
+    def close(self) -> None:
+        for s in self.slots.values():
+            s.close()
+        self.slots.clear()
+        if self.cand is not None:
+            self.cand.close()
+            self.cand = None
+        if self._own_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+_driver: list = []
+
+
+def _driver_version() -> str | None:
+    if not _driver:
+        v = None
+        try:
+            import re
+
+            txt = Path("/proc/driver/nvidia/version").read_text()
+            m = re.search(r"Kernel Module\s+(?:for \S+\s+)?([\d.]+)", txt)
+            v = m.group(1) if m else None
+        except OSError:
+            pass
+        if v is None:
+            try:
+                v = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"], capture_output=True,
+                                   text=True, timeout=20).stdout.strip().splitlines()[0]
+            except Exception:  # noqa: BLE001
+                v = None
+        _driver.append(v)
+    return _driver[0]
+

@@ -1,0 +1,53 @@
+"""The job spec: the one wire format between the orchestrator and a judge process."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+
+@dataclass
+class TimingSpec:
+    enabled: bool = True
+    n: int = 30
+    warmup: int = 3
+    eager: bool = True
+    compile: bool = True
+
+
+@dataclass
+class JobSpec:
+    """What a judge does. ``kind``: ``verify`` (judge a candidate), ``build`` (run the candidate's
+    import on the CPU so that its extensions are built into the cache, before a GPU lane loads it),
+    ``baseline`` (time the reference alone) or ``ceilings`` (measure the GPU's speed of light)."""
+
+    kind: str = "verify"
+    device: str = "cpu"
+    backend: str = "cpp"
+    policy: str = "strict"
+    reference: str = ""
+    candidate: str = ""
+    seeds: list[int] = field(default_factory=list)
+    timing_seeds: list[int] = field(default_factory=list)
+    tolerances: dict[str, float | None] = field(default_factory=dict)
+    kernel_names: list[str] = field(default_factory=list)
+    build_dir: str = ""
+    timing: TimingSpec = field(default_factory=TimingSpec)
+    ceilings: dict[str, float] | None = None
+    # eager/compile times given or cached by the orchestrator: {eager_ms, eager_cv, compile_ms, compile_cv}
+    baselines: dict[str, Any] | None = None
+    shape_variants: bool = True
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> "JobSpec":
+        d = json.loads(text)
+        known = {f.name for f in fields(cls)}
+        d = {k: v for k, v in d.items() if k in known}
+        if isinstance(d.get("timing"), dict):
+            tk = {f.name for f in fields(TimingSpec)}
+            d["timing"] = TimingSpec(**{k: v for k, v in d["timing"].items() if k in tk})
+        return cls(**d)

@@ -1,0 +1,84 @@
+"""The project's one vocabulary: verdict statuses, backends, policies (rule sets), rules, phases.
+
+Every package imports these names from here (layer 1: stdlib only), so a status or a rule is
+spelled in one place. The members are ``str`` subclasses: they compare equal to, hash like and
+serialise as their plain values, so records written before these enums existed still read.
+"""
+
+from __future__ import annotations
+
+import enum
+
+try:  # Python 3.11+
+    from enum import StrEnum
+except ImportError:  # pragma: no cover - Python 3.10
+
+    class StrEnum(str, enum.Enum):  # type: ignore[no-redef]
+        def __str__(self) -> str:
+            return str(self.value)
+
+
+class Status(StrEnum):
+    CORRECT = "correct"
+    INCORRECT = "incorrect"
+    COMPILE_ERROR = "compile_error"
+    RUNTIME_ERROR = "runtime_error"
+    TIMEOUT = "timeout"
+    REJECTED = "rejected"
+    INVALID_CANDIDATE = "invalid_candidate"
+
+
+class Backend(StrEnum):
+    CUDA = "cuda"
+    NVRTC = "nvrtc"
+    TRITON = "triton"
+    CPP = "cpp"
+
+
+class Policy(StrEnum):
+    """The anti-hacking rule set (not the LLM that writes candidates)."""
+
+    STRICT = "strict"
+    KERNELBENCH = "kernelbench"
+
+
+class Phase(StrEnum):
+    STARTUP = "startup"
+    COMPILE = "compile"
+    LOAD = "load"
+    CHECK = "check"
+    TIME = "time"
+
+
+class Rule(StrEnum):
+    """Why a candidate was rejected. Static rules come from the AST screen, the others from
+    what the judge saw of a run."""
+
+    TORCH_COMPILE = "torch_compile"
+    THREADS_OR_PROCESSES = "threads_or_processes"
+    EXIT_OR_SIGNAL = "exit_or_signal"
+    PATCHING = "patching"
+    INTROSPECTION = "introspection"
+    IO = "io"
+    BROAD_EXCEPT = "broad_except"
+    TRY_IN_FORWARD = "try_in_forward"
+    HIDDEN_STATE = "hidden_state"
+    HOOKS = "hooks"
+    TORCH_COMPUTE = "torch_compute"
+    NO_CUSTOM_KERNEL = "no_custom_kernel"
+    NO_KERNEL_LAUNCHED = "no_kernel_launched"
+    UNSYNCHRONIZED_OUTPUT = "unsynchronized_output"
+    TENSOR_SUBCLASS = "tensor_subclass"
+    RETURNS_INPUT = "returns_input"
+    WRITES_INPUTS = "writes_inputs"
+    BELOW_SPEED_OF_LIGHT = "below_speed_of_light"
+    BUILD_FLAGS = "build_flags"
+    PROTOCOL = "protocol"
+
+
+STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
+BACKENDS: tuple[str, ...] = tuple(b.value for b in Backend)
+POLICIES: tuple[str, ...] = tuple(p.value for p in Policy)
+RULES: tuple[str, ...] = tuple(r.value for r in Rule)
+# statuses a repair turn can fix (the others end or restart an episode)
+FIXABLE: tuple[str, ...] = (Status.COMPILE_ERROR, Status.RUNTIME_ERROR, Status.INCORRECT, Status.TIMEOUT)

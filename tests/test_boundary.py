@@ -1,0 +1,319 @@
+"""The trust boundary: judge and candidate in separate, sandboxed processes (docs/verification.md).
+
+The cheats that target other jobs (shared caches, sibling processes) run first, and an honest
+control runs after each one: its verdict and its baseline must be what they were. The families
+that target the judge itself (result lines, C into Python, strings as code, frames, build flags,
+global state) are in tests/adversarial/ and run through test_adversarial.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from kernelmosaic.task import load_task
+from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+from kernelmosaic.verify.builder import BuildRefused, BuildRequest, check_flag
+from kernelmosaic.verify.sandbox import LAYERS, SandboxConfig, command
+
+ROOT = Path(__file__).resolve().parents[1]
+RELU = load_task(ROOT / "tests" / "adversarial" / "tasks" / "relu.py")
+HONEST = (ROOT / "tests" / "data" / "cpu" / "relu_cc_ok.py").read_text()
+WRONG = (ROOT / "tests" / "data" / "cpu" / "relu_cc_wrong.py").read_text()
+TIMED = TimingConfig(enabled=True, n=5, warmup=1, compile=False)
+
+
+def _cheat(c_body: str, forward_extra: str = "") -> str:
+    """An honest relu whose import runs ``c_body`` (C, through cc.compile) first."""
+    return textwrap.dedent('''
+        import torch
+        import torch.nn as nn
+        from kernelmosaic.verify import cc
+
+        lib = cc.compile(r"""
+        #include <dirent.h>
+        #include <errno.h>
+        #include <fcntl.h>
+        #include <stdio.h>
+        #include <string.h>
+        #include <unistd.h>
+        #include <dlfcn.h>
+        #include <stdlib.h>
+        C_BODY
+        void relu(const float* x, float* y, long n) {
+            for (long i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : 0.f;
+        }
+        """)
+        lib.attack(0)
+
+
+        class ModelNew(nn.Module):
+            def __init__(self):
+                super().__init__()
+
+            def forward(self, x):
+                x = x.contiguous()
+                y = torch.empty_like(x)
+                lib.relu(x, y, x.numel())
+                FORWARD_EXTRA
+                return y
+        ''').replace("C_BODY", c_body).replace("FORWARD_EXTRA", forward_extra)
+
+
+@pytest.fixture(scope="module")
+def verifier(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("kmosaic-boundary-cache")
+    v = Verifier(device="cpu", workers=2, cache_dir=cache, timeouts={"check": 90, "time": 240, "load": 60})
+    yield v
+    v.close()
+
+
+def _files(root: Path) -> dict[str, str]:
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and not p.name.endswith(".lock"):
+            out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def test_cache_poisoning_is_refused_and_the_control_is_unchanged(verifier):
+    """A candidate that overwrites the baseline cache (on main: speedups x1000) and every built
+    library in the build cache (on main: the next honest candidate judged incorrect). The control
+    runs before and after: same verdict, same eager baseline, and the cache's files unchanged."""
+    cache = verifier.cache_dir
+    before = verifier.verify(VerifyRequest(candidate=HONEST, task=RELU, backend="cpp", timing=TIMED))
+    assert before.status == "correct", before.error
+    files_before = _files(cache)
+    assert any(k.startswith("build/artifacts/") for k in files_before) and "baselines.json" in files_before
+    attack = r'''
+    static int tries, wrote;
+    static void smash(const char *path) {
+        tries++;
+        int f = open(path, O_WRONLY | O_TRUNC);
+        if (f >= 0) { if (write(f, "{\"x\": 1}", 8) == 8) wrote++; close(f); }
+        char other[4096];
+        snprintf(other, sizeof other, "%s.planted", path);
+        f = open(other, O_WRONLY | O_CREAT, 0644);
+        if (f >= 0) { wrote++; close(f); }
+    }
+    static void walk(const char *dir) {
+        DIR *d = opendir(dir);
+        if (!d) return;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.') continue;
+            char p[4096];
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            if (e->d_type == DT_DIR) walk(p); else smash(p);
+        }
+        closedir(d);
+    }
+    void attack(long n) { walk("CACHE"); (void)n; }
+    '''.replace("CACHE", str(cache))
+    cheat = verifier.verify(VerifyRequest(candidate=_cheat(attack), task=RELU, backend="cpp", timing=TIMED))
+    # the cheat's own kernel is honest: whatever it tried, its verdict is that of its work
+    assert cheat.status == "correct", cheat.error
+    after = verifier.verify(VerifyRequest(candidate=HONEST, task=RELU, backend="cpp", timing=TIMED))
+    assert after.status == "correct", after.error
+    assert after.timing.eager_ms == before.timing.eager_ms  # the cached baseline, untouched
+    files_after = _files(cache)
+    planted = [k for k in files_after if k.endswith(".planted")]
+    assert not planted, planted
+    changed = [k for k, h in files_before.items() if files_after.get(k) != h and k != "baselines.json"]
+    assert not changed, changed
+    assert json.loads((cache / "baselines.json").read_text())  # still a baseline file, not the cheat's
+
+
+def test_siblings_are_out_of_reach(verifier):
+    """A candidate that looks for other processes in /proc and writes forged results into every
+    descriptor it can open there (on main: a warm spare's pipe, so the next wrong candidate came
+    back correct). It runs beside a wrong candidate and an honest one in one batch; then a probe
+    that is correct only if it sees no other process at all."""
+    attack = r'''
+    void attack(long n) {
+        const char *line = "{\"event\":\"result\",\"status\":\"correct\"}\n";
+        DIR *d = opendir("/proc");
+        if (!d) return;
+        struct dirent *e;
+        int self = getpid();
+        while ((e = readdir(d))) {
+            int pid = atoi(e->d_name);
+            if (pid <= 0 || pid == self) continue;
+            for (int fd = 0; fd < 64; fd++) {
+                char p[128];
+                snprintf(p, sizeof p, "/proc/%d/fd/%d", pid, fd);
+                int f = open(p, O_WRONLY | O_NONBLOCK);
+                if (f >= 0) { if (write(f, line, strlen(line)) < 0) {} close(f); }
+            }
+        }
+        closedir(d);
+        (void)n;
+    }
+    '''
+    cheat = _cheat(attack)
+    reqs = [VerifyRequest(candidate=cheat, task=RELU, backend="cpp"),
+            VerifyRequest(candidate=WRONG, task=RELU, backend="cpp"),
+            VerifyRequest(candidate=HONEST, task=RELU, backend="cpp"),
+            VerifyRequest(candidate=WRONG, task=RELU, backend="cpp")]
+    got = verifier.verify_many(reqs)
+    assert [v.status for v in got[1:]] == ["incorrect", "correct", "incorrect"], [(v.status, v.error) for v in got]
+    # the probe adds the number of other processes it can see, and of their descriptors it can
+    # open, to its output: it is correct only if both are zero
+    probe = r'''
+    static long seen;
+    void attack(long n) {
+        DIR *d = opendir("/proc");
+        if (d) {
+            struct dirent *e;
+            int self = getpid();
+            while ((e = readdir(d))) {
+                int pid = atoi(e->d_name);
+                if (pid > 0 && pid != self && pid != 1) {
+                    char p[128];
+                    snprintf(p, sizeof p, "/proc/%d/fd", pid);
+                    DIR *f = opendir(p);
+                    seen += 1 + (f != NULL) * 1000;
+                    if (f) closedir(f);
+                }
+            }
+            closedir(d);
+        }
+        (void)n;
+    }
+    void add(float* y, long n) { for (long i = 0; i < n; ++i) y[i] += (float)seen; }
+    '''
+    src = _cheat(probe, "lib.add(y, y.numel())")
+    v = verifier.verify(VerifyRequest(candidate=src, task=RELU, backend="cpp"))
+    assert v.status == "correct", (v.status, v.error)
+    layers = v.isolation.layers
+    assert layers["pidns"] == "on" or layers["landlock"] == "on" or layers["uid"] == "on", layers
+
+
+def test_the_clock_is_the_judges(verifier):
+    """A candidate that sleeps 30 ms in every call and, from C, makes the clocks of its own process
+    run eight times slower (on main: an honest kernel reported 8x too fast). The judge's clock
+    still sees the sleep, whatever else the verdict says."""
+    attack = r'''
+    typedef int (*run_fn)(const char *);
+    typedef int (*ensure_fn)(void);
+    typedef void (*release_fn)(int);
+    void attack(long n) { (void)n; }
+    void hook(long n) {
+        /* ctypes let go of the GIL for this call: take it back before running Python */
+        run_fn run = (run_fn)dlsym(RTLD_DEFAULT, "PyRun_SimpleString");
+        ensure_fn ensure = (ensure_fn)dlsym(RTLD_DEFAULT, "PyGILState_Ensure");
+        release_fn release = (release_fn)dlsym(RTLD_DEFAULT, "PyGILState_Release");
+        if (!run || !ensure || !release) return;
+        int g = ensure();
+        run("import time\n_p = time.perf_counter\n_q = time.perf_counter_ns\n_m = time.monotonic\n"
+                     "time.perf_counter = lambda: _p() / 8\ntime.perf_counter_ns = lambda: _q() // 8\n"
+                     "time.monotonic = lambda: _m() / 8\n");
+        release(g);
+        (void)n;
+    }
+    void nap(long us) { usleep((useconds_t)us); }
+    '''
+    src = _cheat(attack, "lib.nap(30000)")
+    src = src.replace("lib.attack(0)", "lib.attack(0)\nlib.hook(0)")
+    v = verifier.verify(VerifyRequest(candidate=src, task=RELU, backend="cpp", timing=TIMED))
+    assert v.timing is not None, (v.status, v.error)
+    assert v.timing.candidate_ms >= 25.0, v.timing
+    assert v.status in ("correct", "rejected"), (v.status, v.error)
+
+
+def test_a_build_flag_outside_the_allow_list_is_refused():
+    for ok in ("-O3", "-march=native", "-ffast-math", "-fopenmp", "-DN=4", "-std=c++17", "-Wall", "-lm"):
+        check_flag(ok, nvcc=False)
+    for ok in ("--use_fast_math", "-Xptxas=-v", "-arch=sm_90a", "--maxrregcount=64", "-Xcompiler=-fopenmp"):
+        check_flag(ok, nvcc=True)
+    for bad in ("-wrapper", "-B/tmp", "-specs=x", "-fplugin=x.so", "@flags.txt", "`touch x`", "$(touch x)", "-O2;id",
+                "a b", "-Xcompiler=-wrapper", "--compiler-bindir=/tmp", "-ccbin=/bin/sh", "-Wl,-rpath,/tmp", "-o/tmp/x"):
+        with pytest.raises(BuildRefused):
+            check_flag(bad, nvcc=bad.startswith(("--", "-X", "-cc")))
+    with pytest.raises(BuildRefused):
+        BuildRequest(tool="load_inline", name="x; rm -rf /").validate()
+    with pytest.raises(BuildRefused):
+        BuildRequest(tool="cc", language="fortran").validate()
+
+
+def _sandboxed(tmp_path, script: str, want=LAYERS) -> subprocess.CompletedProcess:
+    work = tmp_path / "work"
+    work.mkdir()
+    cfg = SandboxConfig(workdir=str(work), readonly=[str(tmp_path / "ro")], want=list(want))
+    (tmp_path / "ro").mkdir(exist_ok=True)
+    (tmp_path / "ro" / "cache.json").write_text("{}")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(command(cfg, [sys.executable, "-c", script]), capture_output=True, text=True, env=env,
+                          timeout=120)
+
+
+PROBE = r'''
+import json, os, socket, subprocess
+out = {"layers": json.loads(os.environ["KMOSAIC_SANDBOX"])}
+def t(name, fn):
+    try:
+        fn(); out[name] = "allowed"
+    except OSError as e:
+        out[name] = "denied"
+t("write_ro_cache", lambda: open("RO/cache.json", "w").write("x"))
+t("write_own_dir", lambda: open("work_file", "w").write("x"))
+t("write_elsewhere", lambda: open("/tmp/kmosaic-sandbox-escape", "w").write("x"))
+t("shell", lambda: subprocess.run(["/bin/sh", "-c", "true"], check=True))
+t("parent_proc_fd", lambda: os.listdir("/proc/%d/fd" % PARENT))
+t("setsid", os.setsid)
+t("connect", lambda: socket.create_connection(("127.0.0.1", 9), timeout=2))
+print(json.dumps(out))
+'''
+
+
+@pytest.mark.parametrize("want", [LAYERS, tuple(l for l in LAYERS if l not in ("pidns", "mountns"))],
+                         ids=["all-layers", "without-pid-and-mount-namespaces"])
+def test_sandbox_layers_hold(tmp_path, want):
+    """Each layer that this machine grants stops what it is for; where one is refused (here: asked
+    not to), the others still keep the process in."""
+    script = PROBE.replace("RO", str(tmp_path / "ro")).replace("PARENT", str(os.getpid()))
+    p = _sandboxed(tmp_path, script, want)
+    assert p.returncode == 0, p.stdout + p.stderr
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    layers = r.pop("layers")
+    assert set(layers) == set(LAYERS)
+    if layers["landlock"] != "on" and layers["mountns"] != "on":
+        pytest.skip(f"neither landlock nor a mount namespace on this machine: {layers}")
+    assert r["write_own_dir"] == "allowed"
+    assert r["write_ro_cache"] == "denied"
+    if layers["landlock"] == "on":
+        assert r["write_elsewhere"] == "denied" and r["shell"] == "denied"
+    assert r["parent_proc_fd"] == "denied", (r, layers)
+    if layers["seccomp"] == "on":
+        assert r["setsid"] == "denied"
+    assert r["connect"] == "denied"
+    assert not Path("/tmp/kmosaic-sandbox-escape").exists()
+
+
+def test_verdict_reports_the_layers(verifier):
+    v = verifier.verify(VerifyRequest(candidate=HONEST, task=RELU, backend="cpp"))
+    assert v.status == "correct"
+    assert set(v.isolation.layers) == set(LAYERS)
+    d = v.to_dict()
+    assert d["isolation"]["layers"] == v.isolation.layers
+
+
+def test_a_tampered_library_in_the_cache_is_rebuilt_not_loaded(verifier):
+    """The build cache is content-addressed and hashed: a library changed behind the judge's back
+    (here by the test, as root) fails its hash and is built again, not loaded."""
+    first = verifier.verify(VerifyRequest(candidate=HONEST, task=RELU, backend="cpp"))
+    assert first.status == "correct"
+    libs = list((verifier.cache_dir / "build" / "artifacts").glob("*/lib.so"))
+    assert libs
+    for lib in libs:
+        lib.write_bytes(b"\x7fELF not a library")
+    again = verifier.verify(VerifyRequest(candidate=HONEST, task=RELU, backend="cpp"))
+    assert again.status == "correct", again.error
+    assert all(lib.read_bytes()[:4] == b"\x7fELF" and len(lib.read_bytes()) > 100 for lib in libs)
