@@ -21,6 +21,9 @@ from .task.commands import register as _register_task_commands  # noqa: E402
 _register_task_commands(tasks_app)
 guidance_app = typer.Typer(no_args_is_help=True, help="The CUDA guidance knowledge base: list, mine.")
 app.add_typer(guidance_app, name="guidance")
+from .agent.commands import register as _register_agent_commands  # noqa: E402
+
+_register_agent_commands(app)  # kmosaic episode ..., kmosaic mcp
 
 out = Console(soft_wrap=True, emoji=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False)
