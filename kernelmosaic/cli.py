@@ -59,28 +59,19 @@ def verify(
     rtol: Optional[float] = typer.Option(None, help="Relative tolerance (default by dtype)."),
     timeout: Optional[float] = typer.Option(None, help="Seconds without progress in any run phase before the worker is killed."),
     kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="KernelBench directory for L<level>/<id> task specs."),
+    profile: bool = typer.Option(False, "--profile/--no-profile", help="Also profile a correct kernel with Nsight Compute (ncu): occupancy, DRAM/SM throughput, top stalls."),
 ) -> None:
     """Verify a candidate kernel against a reference task. Exit 0 correct, 1 not, 2 usage error."""
-    from .verify import BACKENDS, POLICIES, TimingConfig, Verifier, VerifyRequest
+    from .agent.commands import read_source
+    from .verify import POLICIES, TimingConfig, Verifier, VerifyRequest
 
-    device = device or _auto_device()
-    if device not in ("cuda", "cpu"):
-        _fail_usage(f"--device must be cuda or cpu, not {device!r}")
-    backend = backend or ("cuda" if device == "cuda" else "cpp")
-    if backend not in BACKENDS:
-        _fail_usage(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    device, backend = _check_backend(device, backend)
     if policy not in POLICIES:
         _fail_usage(f"--policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-    if backend == "cpp" and device == "cuda":
-        _fail_usage("the cpp backend runs on the CPU: use --device cpu")
-    if backend in ("cuda", "nvrtc") and device == "cpu":
-        _fail_usage(f"the {backend} backend needs --device cuda (use cpp or triton on the CPU)")
-    if not candidate.is_file():
-        _fail_usage(f"{candidate}: no such file")
     try:
-        src = candidate.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        _fail_usage(f"{candidate}: not UTF-8 text")
+        src = read_source(candidate)
+    except ValueError as e:
+        _fail_usage(str(e))
     try:
         t = resolve_task_spec(task, kernelbench)
     except TaskError as e:
@@ -98,11 +89,28 @@ def verify(
         _task_error(e, json_out)
     except RuntimeError as e:
         _fail_usage(str(e))
+    prof = _profile(t, src, device) if profile and verdict.correct else None
     if json_out:
-        print(verdict.to_json())
+        if prof is None:
+            print(verdict.to_json())
+        else:
+            from ._json import finite
+
+            print(json.dumps(finite({**verdict.to_dict(), "profile": prof.to_dict()})))
     else:
         render_verdict(verdict, candidate=str(candidate))
+        if prof is not None:
+            out.print(prof.render(), markup=False, highlight=False)
     raise typer.Exit(0 if verdict.correct else 1)
+
+
+def _profile(task, src: str, device: str):
+    """Nsight Compute metrics for a correct candidate (agent/profiler.py); says why there are none."""
+    from .agent.profiler import Profile, profile_candidate
+
+    if device != "cuda":
+        return Profile(False, "ncu profiles CUDA kernels; this verification ran on the CPU")
+    return profile_candidate(task, src)
 
 
 def _task_error(e: TaskError, json_out: bool) -> None:
@@ -249,17 +257,12 @@ def _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, 
 
 
 def _check_backend(device, backend):
-    from .verify import BACKENDS
+    from .agent.commands import device_backend
 
-    device = device or _auto_device()
-    backend = backend or ("cuda" if device == "cuda" else "cpp")
-    if backend not in BACKENDS:
-        _fail_usage(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    if backend in ("cuda", "nvrtc") and device == "cpu":
-        _fail_usage(f"the {backend} backend needs --device cuda")
-    if backend == "cpp" and device == "cuda":
-        _fail_usage("the cpp backend runs on the CPU: use --device cpu")
-    return device, backend
+    try:
+        return device_backend(device, backend)
+    except ValueError as e:
+        _fail_usage(str(e))
 
 
 def _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall,

@@ -251,3 +251,26 @@ def test_step_cli_batch_resume_and_bad_input(tmp_path, cache_dir):
         assert relu[0].meta.get("batch") == 2 and relu[1].meta.get("batch") is None
         assert eps["relu"].status == "done" and eps["relu"].correct and eps["scale_add"].status == "running"
         assert s.integrity_check() == "ok"
+
+
+# -- task sources (no verifier started) ---------------------------------------------------------------------
+def test_task_sources_the_repo_sets_and_kernelbench(tmp_path, kernelbench_dir):
+    from kernelmosaic.agent.external import ExternalError, Workbench
+
+    with Workbench(tmp_path / "t.db", kernelbench=str(kernelbench_dir), tasksets=[ROOT / "tasksets"]) as wb:
+        names = {s["name"] for s in wb.sources()}
+        assert {"mosaic-v1", "kernelbench"} <= names
+        r = wb.list_tasks(source="mosaic-v1", query="rms_norm", limit=5)
+        assert r["total"] >= 1 and len(r["tasks"]) <= 5 and all("rms_norm" in t["id"] or "rms_norm" in t["ops"] for t in r["tasks"])
+        t = wb.read_task(r["tasks"][0]["id"])
+        assert "class Model" in t["source"] and t["metadata"]["category"]
+        kb = wb.list_tasks(source="kernelbench", limit=500)
+        assert {"L1/19", "L2/1"} <= {x["id"] for x in kb["tasks"]} and kb["total"] > 200
+        assert wb.read_task("L1/19")["key"] == wb.read_task("L1/19_ReLU")["key"] == "L1/19_ReLU"
+        for bad, needle in [("mosaic-v1/nope", "no task 'nope'"), ("L1/99999", "no KernelBench level 1 problem"),
+                            ("", "no task given")]:
+            with pytest.raises(ExternalError, match=needle):
+                wb.read_task(bad)
+        with pytest.raises(ExternalError, match="unknown task source"):
+            wb.list_tasks(source="nope")
+        assert wb.verifier._v is None  # listing and reading never started the verifier

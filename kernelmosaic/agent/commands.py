@@ -35,24 +35,43 @@ def _fail(msg: str) -> None:
     raise typer.Exit(2)
 
 
-def _settings(device, backend, policy, max_repair, max_optimize, trials, timing, timing_runs, compile_baseline,
-              profile):
-    from ..verify import BACKENDS, POLICIES, TimingConfig
-    from .external import Settings
+def device_backend(device: str | None, backend: str | None) -> tuple[str, str]:
+    """The device (default: cuda when a GPU is present) and a backend that runs on it; ValueError
+    with the message for the user otherwise. Shared by every command that verifies."""
+    from ..verify import BACKENDS
 
-    if device is None:
-        from ..verify.pool import detect_gpus
-
-        device = "cuda" if detect_gpus() else "cpu"
+    device = device or _auto_device()
     if device not in ("cuda", "cpu"):
-        _fail(f"--device must be cuda or cpu, not {device!r}")
+        raise ValueError(f"--device must be cuda or cpu, not {device!r}")
     backend = backend or ("cuda" if device == "cuda" else "cpp")
     if backend not in BACKENDS:
-        _fail(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        raise ValueError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     if backend in ("cuda", "nvrtc") and device == "cpu":
-        _fail(f"the {backend} backend needs --device cuda")
+        raise ValueError(f"the {backend} backend needs --device cuda (use cpp or triton on the CPU)")
     if backend == "cpp" and device == "cuda":
-        _fail("the cpp backend runs on the CPU: use --device cpu")
+        raise ValueError("the cpp backend runs on the CPU: use --device cpu")
+    return device, backend
+
+
+def read_source(path: Path) -> str:
+    """A candidate file's text; ValueError saying what is wrong with it otherwise."""
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text") from None
+
+
+def _settings(device, backend, policy, max_repair, max_optimize, trials, timing, timing_runs, compile_baseline,
+              profile):
+    from ..verify import POLICIES, TimingConfig
+    from .external import Settings
+
+    try:
+        device, backend = device_backend(device, backend)
+    except ValueError as e:
+        _fail(str(e))
     if policy not in POLICIES:
         _fail(f"--policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     return Settings(device=device, backend=backend, policy=policy, max_repair=max_repair, max_optimize=max_optimize,
@@ -198,13 +217,10 @@ def register(app: typer.Typer) -> None:
             src = file if file is not None else (folder / CANDIDATE if folder is not None else None)
             if src is None:
                 _fail(f"{e}: give the candidate with --file, or pass the episode folder")
-            if not src.is_file():
-                _fail(f"{src}: no such file")
             try:
-                text = src.read_text(encoding="utf-8")
-            except UnicodeDecodeError:
-                _fail(f"{src}: not UTF-8 text")
-            items.append((eid, text, folder))
+                items.append((eid, read_source(src), folder))
+            except ValueError as e:
+                _fail(str(e))
         st = Settings(device=device or _auto_device())
         with _workbench(store, st, workers=workers) as wb:
             try:
@@ -239,26 +255,21 @@ def register(app: typer.Typer) -> None:
         json_out: bool = SHARED["json_out"],
     ) -> None:
         """Where an episode stands (turns, budgets, best, next prompt), or every episode in the store."""
-        from .external import ExternalError
         from .external import render_status
 
+        if episode is not None:
+            _, _, r = _on_episode(store, episode, lambda wb, eid: wb.status(eid))
+            _print(r, json_out, render_status)
+            return
         _existing_store(store)
         with _workbench(store) as wb:
-            if episode is None:
-                eps = wb.episodes()
-                if json_out:
-                    print(json.dumps(eps))
-                else:
-                    for e in eps:
-                        out.print(f"{e['episode_id']}  {e['status']}  {e['turns']} turns" + ("  correct" if e["correct"] else ""))
-                    out.print(f"{len(eps)} episodes")
-                return
-            eid, _ = _episode_arg(episode)
-            try:
-                r = wb.status(eid)
-            except ExternalError as e:
-                _fail(str(e))
-        print(json.dumps(r, default=str)) if json_out else out.print(render_status(r), markup=False)
+            eps = wb.episodes()
+        if json_out:
+            print(json.dumps(eps))
+            return
+        for e in eps:
+            out.print(f"{e['episode_id']}  {e['status']}  {e['turns']} turns" + ("  correct" if e["correct"] else ""))
+        out.print(f"{len(eps)} episodes")
 
     @episode_app.command("best")
     def best_cmd(
@@ -268,15 +279,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = SHARED["json_out"],
     ) -> None:
         """The best correct kernel so far; exit 1 when there is none."""
-        from .external import ExternalError
-
-        _existing_store(store)
-        eid, _ = _episode_arg(episode)
-        with _workbench(store) as wb:
-            try:
-                r = wb.best(eid)
-            except ExternalError as e:
-                _fail(str(e))
+        eid, _, r = _on_episode(store, episode, lambda wb, eid: wb.best(eid))
         if out_file is not None and r["code"]:
             _write(out_file, r["code"])
         if json_out:
@@ -294,20 +297,12 @@ def register(app: typer.Typer) -> None:
         json_out: bool = SHARED["json_out"],
     ) -> None:
         """End an episode; its best correct kernel is kept. Finishing a finished episode only reports it."""
-        from .external import ExternalError
         from .external import render_status
 
-        _existing_store(store)
-        eid, folder = _episode_arg(episode)
-        with _workbench(store) as wb:
-            try:
-                r = wb.finish(eid)
-                b = wb.best(eid)
-            except ExternalError as e:
-                _fail(str(e))
+        _, folder, (r, b) = _on_episode(store, episode, lambda wb, eid: (wb.finish(eid), wb.best(eid)))
         if folder is not None and b["code"]:
             _write(folder / "best.py", b["code"])
-        print(json.dumps(r, default=str)) if json_out else out.print(render_status(r), markup=False)
+        _print(r, json_out, render_status)
 
     @app.command("mcp")
     def mcp_cmd(
@@ -347,6 +342,26 @@ def register(app: typer.Typer) -> None:
             serve(wb, transport, host, port)
         finally:
             wb.close()
+
+
+def _on_episode(store: Path, episode: str, fn):
+    """(episode id, its folder or None, fn(workbench, id)) for one existing episode; exit 2 on bad input."""
+    from .external import ExternalError
+
+    _existing_store(store)
+    eid, folder = _episode_arg(episode)
+    with _workbench(store) as wb:
+        try:
+            return eid, folder, fn(wb, eid)
+        except ExternalError as e:
+            _fail(str(e))
+
+
+def _print(r: dict, json_out: bool, render) -> None:
+    if json_out:
+        print(json.dumps(r, default=str))
+    else:
+        out.print(render(r), markup=False)
 
 
 def _auto_device() -> str:
