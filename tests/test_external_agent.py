@@ -191,13 +191,27 @@ def _km(args, cache_dir, check=True):
     return r
 
 
+def _inproc(args, code=0):
+    """A command that verifies nothing, run in this process through typer's CliRunner."""
+    from typer.testing import CliRunner
+
+    from kernelmosaic.cli import app
+
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == code, (args, r.stdout, r.stderr, r.exception)
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception  # never a traceback
+    return r
+
+
 def test_step_cli_batch_resume_and_bad_input(tmp_path, cache_dir):
+    """Commands that verify run as real subprocesses (each a new process: the episodes resume
+    from the store every time); the others in-process."""
     db, work = tmp_path / "steps.db", tmp_path / "work"
     common = ["--store", str(db)]
     folders = {}
     for task in ("relu", "scale_add"):
-        r = _km(["episode", "start", str(DATA / "tasks" / f"{task}.py"), *common, "--agent", "shell-agent/2",
-                 "--dir", str(work), *FAST_FLAGS, "--json"], cache_dir)
+        r = _inproc(["episode", "start", str(DATA / "tasks" / f"{task}.py"), *common, "--agent", "shell-agent/2",
+                     "--dir", str(work), *FAST_FLAGS, "--json"])
         d = json.loads(r.stdout)
         folders[task] = d["dir"]
         assert (work / os.path.basename(d["dir"]) / "prompt.md").read_text().startswith("You are an expert")
@@ -212,36 +226,39 @@ def test_step_cli_batch_resume_and_bad_input(tmp_path, cache_dir):
     assert not (relu_dir / "candidate.py").exists() and (relu_dir / "turn-0.py").read_text() == WRONG
     assert "INCORRECT" in (relu_dir / "prompt.md").read_text()
     # nothing pending now
-    r = _km(["episode", "submit", *common, "--all", "--dir", str(work), "--device", "cpu"], cache_dir, check=False)
-    assert r.returncode == 2 and "no pending submissions" in r.stderr
+    r = _inproc(["episode", "submit", *common, "--all", "--dir", str(work), "--device", "cpu"], code=2)
+    assert "no pending submissions" in r.stderr
     # round 2 (a new process: the episode resumes from the store), human output
     (relu_dir / "candidate.py").write_text(FAST)
     r = _km(["episode", "submit", *common, str(relu_dir), "--device", "cpu", "--workers", "1"], cache_dir)
     assert "turn 1 (repair): CORRECT" in r.stdout and "Best correct kernel so far" in r.stdout
     assert (relu_dir / "best.py").read_text() == FAST
-    r = _km(["episode", "status", *common, str(relu_dir), "--json"], cache_dir)
-    st = json.loads(r.stdout)
+    st = json.loads(_inproc(["episode", "status", *common, str(relu_dir), "--json"]).stdout)
     assert st["turns"] == 2 and st["next_stage"] == "optimize" and st["budgets"]["optimize_left"] == 1
-    r = _km(["episode", "best", *common, res["relu"]["episode_id"], "--out", str(tmp_path / "best.py")], cache_dir)
+    _inproc(["episode", "best", *common, res["relu"]["episode_id"], "--out", str(tmp_path / "best.py")])
     assert (tmp_path / "best.py").read_text() == FAST
+    assert "2 episodes" in _inproc(["episode", "status", *common]).stdout
 
     # bad input: exit 2, one line, nothing recorded
     relu_id = res["relu"]["episode_id"]
     (tmp_path / "empty.py").write_text("   \n")
-    for args, needle in [
+    bad = [
         (["episode", "submit", *common, "nope", "-f", str(tmp_path / "best.py")], "unknown episode"),
         (["episode", "submit", *common, relu_id, "-f", str(tmp_path / "missing.py")], "no such file"),
         (["episode", "submit", *common, relu_id, "-f", str(tmp_path / "empty.py")], "empty"),
+        (["episode", "submit", *common, relu_id, str(relu_dir), "-f", str(tmp_path / "best.py")], "exactly one"),
         (["episode", "status", "--store", str(tmp_path / "none.db"), relu_id], "no such store"),
         (["episode", "start", "L9/1", *common, "--agent", "a", "--device", "cpu"], "KernelBench"),
-    ]:
-        r = _km([*args, "--device", "cpu"] if args[1] == "submit" else args, cache_dir, check=False)
-        assert r.returncode == 2 and needle in r.stderr, (args, r.stdout, r.stderr)
-    r = _km(["episode", "finish", *common, str(relu_dir), "--json"], cache_dir)
-    assert json.loads(r.stdout)["status"] == "done"
-    r = _km(["episode", "submit", *common, relu_id, "-f", str(tmp_path / "best.py"), "--device", "cpu"], cache_dir,
-            check=False)
-    assert r.returncode == 2 and "finished" in r.stderr
+        (["episode", "start", "relu.py", *common, "--agent", "a", "--device", "cpu", "--backend", "nvrtc"],
+         "needs --device cuda"),
+    ]
+    for args, needle in bad:
+        r = _inproc([*args, "--device", "cpu"] if args[1] == "submit" else args, code=2)
+        assert needle in r.stderr, (args, r.stderr)
+    assert json.loads(_inproc(["episode", "finish", *common, str(relu_dir), "--json"]).stdout)["status"] == "done"
+    assert (relu_dir / "best.py").read_text() == FAST
+    r = _inproc(["episode", "submit", *common, relu_id, "-f", str(tmp_path / "best.py"), "--device", "cpu"], code=2)
+    assert "finished" in r.stderr
     with Store(db) as s:
         (rid,) = s.run_ids()
         assert s.get_run(rid).model == "external:shell-agent/2"

@@ -219,8 +219,9 @@ def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
         (dp / "reference.py").write_text(task.source)
         (dp / "candidate.py").write_text(code)
         (dp / "driver.py").write_text(_DRIVER)
+        # the driver itself is the application ncu attaches to; the compilers a build starts are not
         cmd = [ncu, "--csv", "--page", "raw", "--print-units", "base", "--profile-from-start", "off",
-               "--target-processes", "all", "--metrics", ",".join([*METRICS, STALL_REGEX]),
+               "--metrics", ",".join([*METRICS, STALL_REGEX]),
                sys.executable, str(dp / "driver.py"), str(dp / "reference.py"), str(dp / "candidate.py")]
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
         try:
@@ -230,11 +231,18 @@ def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
         except OSError as e:
             return Profile(False, f"ncu could not start: {e}")
     blob = p.stdout + "\n" + p.stderr
+    try:
+        return _interpret(p.returncode, p.stdout, blob)
+    except (csv.Error, ValueError, IndexError) as e:  # a profile must never cost the turn
+        return Profile(False, f"ncu's output could not be read: {e}")
+
+
+def _interpret(returncode: int, stdout: str, blob: str) -> Profile:
     if any(m in blob for m in _PERM):
         return Profile(False, "this machine does not permit access to the GPU performance counters "
                               "(ERR_NVGPUCTRPERM)")
-    kernels = parse_raw_csv(p.stdout)
-    if p.returncode != 0 and not kernels:
+    kernels = parse_raw_csv(stdout)
+    if returncode != 0 and not kernels:
         tail = " ".join(ln.strip() for ln in blob.strip().splitlines()[-3:])[:300]
-        return Profile(False, f"ncu exited with status {p.returncode}: {tail}")
-    return Profile(True, "" if p.returncode == 0 else f"ncu exited with status {p.returncode}", kernels)
+        return Profile(False, f"ncu exited with status {returncode}: {tail}")
+    return Profile(True, "" if returncode == 0 else f"ncu exited with status {returncode}", kernels)
