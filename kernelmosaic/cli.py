@@ -234,12 +234,13 @@ def _load_task_set(spec: str, kernelbench: Optional[str]):
     return [resolve_task_spec(spec, kernelbench)]
 
 
-def _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall):
+def _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall,
+                    profile=True):
     from .agent import EpisodeConfig
     from .verify import TimingConfig
 
     return EpisodeConfig(backend=backend, policy=policy, max_repair=max_repair, max_optimize=max_optimize,
-                         max_tokens=max_total_tokens, max_wall_s=max_wall,
+                         max_tokens=max_total_tokens, max_wall_s=max_wall, profile=profile,
                          timing=TimingConfig(enabled=timing, compile=compile_baseline))
 
 
@@ -266,14 +267,16 @@ def _check_backend(device, backend):
 
 
 def _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall,
-                 provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries):
+                 provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries,
+                 profile=True):
     """Validate the shared options of solve and generate; returns (device, backend, config, policy)."""
     from .verify import POLICIES
 
     if policy not in POLICIES:
         _fail_usage(f"--policy must be one of {', '.join(POLICIES)}")
     device, backend = _check_backend(device, backend)
-    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall)
+    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall,
+                          profile)
     pol = _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries)
     return device, backend, cfg, pol
 
@@ -313,6 +316,7 @@ def solve(
     max_wall: Optional[float] = typer.Option(None, help="Wall-time budget for the episode, seconds."),
     timing: bool = typer.Option(True, "--timing/--no-timing"),
     compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
+    profile: bool = typer.Option(True, "--profile/--no-profile", help="Nsight Compute metrics in the feedback of correct kernels on optimize turns (GPU; see docs/agent.md)."),
     request_timeout: float = typer.Option(600.0, help="Seconds per LLM request."),
     retries: int = typer.Option(4, help="Retries on 429/5xx and connection errors, with backoff."),
     kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR"),
@@ -327,7 +331,7 @@ def solve(
         _task_error(e, False)
     device, backend, cfg, pol = _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline,
                                              max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
-                                             top_p, max_tokens, adapter, 1, request_timeout, retries)
+                                             top_p, max_tokens, adapter, 1, request_timeout, retries, profile)
     out.print(f"[bold]solve[/] {t.key} with {pol.name} (backend {backend}, device {device}, policy {policy})")
     with Verifier(device=device, workers=1) as v:
         ep = Episode(t, pol, v, cfg, on_turn=lambda turn: out.print(_turn_line("  ", turn), highlight=False))
@@ -362,6 +366,7 @@ def generate(
     max_total_tokens: Optional[int] = typer.Option(None), max_wall: Optional[float] = typer.Option(None),
     timing: bool = typer.Option(True, "--timing/--no-timing"),
     compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
+    profile: bool = typer.Option(True, "--profile/--no-profile", help="Nsight Compute metrics in the feedback of correct kernels on optimize turns (GPU; see docs/agent.md)."),
     request_timeout: float = typer.Option(600.0), retries: int = typer.Option(4),
     workers: Optional[int] = typer.Option(None, help="Verifier lanes, or Ray verification actors (default: one per GPU, or one per CPU core)."),
     executor: str = typer.Option("local", help="local (this machine) | ray (a Ray cluster; see docs/scale.md)."),
@@ -380,7 +385,7 @@ def generate(
         _task_error(e, False)
     device, backend, cfg, pol = _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline,
                                              max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
-                                             top_p, max_tokens, adapter, concurrency, request_timeout, retries)
+                                             top_p, max_tokens, adapter, concurrency, request_timeout, retries, profile)
     ex = _executor(executor, device, workers, ray_address)
     if executor == "ray":
         hosts = {a.get("host") for a in ex.actors()}

@@ -291,3 +291,19 @@ def test_task_sources_the_repo_sets_and_kernelbench(tmp_path, kernelbench_dir):
         with pytest.raises(ExternalError, match="unknown task source"):
             wb.list_tasks(source="nope")
         assert wb.verifier._v is None  # listing and reading never started the verifier
+
+
+def test_two_starts_racing_for_one_sample_get_two_episodes(tmp_path, monkeypatch):
+    """Two processes that start the same task at once both pick the next free sample; the
+    second must not be handed the first one's episode."""
+    from kernelmosaic.agent.external import Workbench
+
+    task = str(DATA / "tasks" / "relu.py")
+    with Workbench(tmp_path / "r.db") as first, Workbench(tmp_path / "r.db") as second:
+        a = first.start(task, "racer/1")
+        monkeypatch.setattr(second.store, "episodes", lambda *args, **kw: [])  # it has not seen `a` yet
+        b = second.start(task, "racer/1")
+        assert a["episode_id"] != b["episode_id"]
+        assert [e["turns"] for e in first.episodes()] == [0, 0]
+        assert first.store.get_episode(a["episode_id"]).sample == 0
+        assert first.store.get_episode(b["episode_id"]).sample == 1

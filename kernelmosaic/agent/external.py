@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+import uuid
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -247,13 +248,21 @@ class Workbench:
                "device": self.settings.device,
                "task": {"name": task.name, "level": task.level, "problem_id": task.problem_id, "origin": task.origin,
                         "path": task.path}}
+        # begin_episode hands back an episode that already exists, so another process starting the
+        # same task at the same moment could pick the same sample: the nonce tells whose it is
+        ext["nonce"] = uuid.uuid4().hex
         with self._lock:
             try:
                 self.store.start_run(model=policy, settings={"interface": "external"}, task_set="external",
                                      run_id=run_id)
                 self.store.add_task(task.key, task.sha256, task.source, level=task.level, metadata=task.metadata)
                 sample = 1 + max((e.sample for e in self.store.episodes(run_id) if e.task_key == task.key), default=-1)
-                rec, _ = self.store.begin_episode(run_id, task.key, sample, meta={"external": ext})
+                for sample in range(sample, sample + 1000):
+                    rec, _ = self.store.begin_episode(run_id, task.key, sample, meta={"external": ext})
+                    if (rec.meta.get("external") or {}).get("nonce") == ext["nonce"]:
+                        break
+                else:
+                    raise ExternalError(f"could not allocate a new episode of {task.key} in run {run_id}")
             except StoreError as e:
                 raise ExternalError(str(e)) from None
         ep = self._episode(rec.episode_id, task, cfg)
