@@ -29,9 +29,9 @@ import time
 import uuid
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..data import Store, StoreError, TurnRecord
+from ..data import EpisodeRecord, Store, StoreError, TurnRecord
 from ..task import Task, TaskError, load_kernelbench, resolve_task_spec
 from ..verify import TimingConfig, Verifier
 from .episode import Episode, EpisodeConfig, _one_line
@@ -85,6 +85,22 @@ def config_from_dict(d: dict) -> EpisodeConfig:
         tk = {f.name for f in fields(TimingConfig)}
         kw["timing"] = TimingConfig(**{k: v for k, v in kw["timing"].items() if k in tk})
     return EpisodeConfig(**kw)
+
+
+class _Pending(NamedTuple):
+    """A submission checked and ready for the batch's verification."""
+
+    index: int  # its place in the batch
+    rec: EpisodeRecord
+    ep: Episode
+    turns: list[TurnRecord]
+    stage: str
+    messages: list[dict]
+    guidance_ids: list[str]
+    reply: str
+    code: str | None
+    problem: str | None  # why there is no code
+    latency_s: float
 
 
 class _LazyVerifier:
@@ -304,31 +320,30 @@ class Workbench:
                         raise ExternalError(f"episode {eid!r} has spent its turn budgets; finish it")
                     reply, code, problem = _candidate(text)
                     prompted = turns[-1].created_at if turns else rec.started_at
-                    prepared.append((i, rec, ep, turns, stage, messages, gids, reply, code, problem,
-                                     max(0.0, time.time() - prompted)))
+                    prepared.append(_Pending(i, rec, ep, turns, stage, messages, gids, reply, code, problem,
+                                             max(0.0, time.time() - prompted)))
                 except ExternalError as e:
                     results[i] = {"episode_id": eid, "error": str(e)}
-            to_verify = [p for p in prepared if p[8] is not None]
+            to_verify = [p for p in prepared if p.code is not None]
             t0 = time.perf_counter()
-            verdicts = self.verifier.verify_many([p[2].request(p[8]) for p in to_verify]) if to_verify else []
+            verdicts = self.verifier.verify_many([p.ep.request(p.code) for p in to_verify]) if to_verify else []
             batch_s = time.perf_counter() - t0
-            by_index = {p[0]: v for p, v in zip(to_verify, verdicts)}
-            for i, rec, ep, turns, stage, messages, gids, reply, code, problem, latency in prepared:
+            by_index = {p.index: v for p, v in zip(to_verify, verdicts)}
+            for p in prepared:
                 try:
-                    results[i] = self._commit(rec, ep, turns, stage, messages, gids, reply, code, problem, latency,
-                                              by_index.get(i), batch_s if code is not None else 0.0, len(to_verify),
-                                              agent)
+                    results[p.index] = self._commit(p, by_index.get(p.index),
+                                                    batch_s if p.code is not None else 0.0, len(to_verify), agent)
                 except ExternalError as e:
-                    results[i] = {"episode_id": rec.episode_id, "error": str(e)}
+                    results[p.index] = {"episode_id": p.rec.episode_id, "error": str(e)}
         finally:
             for lock in held:
                 lock.release()
         return results  # type: ignore[return-value]
 
-    def _commit(self, rec, ep: Episode, turns, stage, messages, gids, reply, code, problem, latency, verdict,
-                verify_s: float, batch: int, agent: str | None) -> dict:
+    def _commit(self, p: "_Pending", verdict, verify_s: float, batch: int, agent: str | None) -> dict:
+        rec, ep, turns, stage, code = p.rec, p.ep, p.turns, p.stage, p.code
         if code is None:
-            vd = ep.no_code(problem)
+            vd = ep.no_code(p.problem)
         elif isinstance(verdict, TaskError):
             # the task itself is broken: the loop stops such an episode as failed, and so does this
             self.store.finish_episode(rec.episode_id, "failed", error=f"task error: {verdict}")
@@ -342,7 +357,8 @@ class Workbench:
             meta["agent"] = agent
         if batch > 1:
             meta["batch"] = batch  # verify_s is then the whole batch's verification time
-        turn = ep.record(turns, stage, messages, gids, reply, code, vd, latency_s=latency, verify_s=verify_s, meta=meta)
+        turn = ep.record(turns, stage, p.messages, p.guidance_ids, p.reply, code, vd, latency_s=p.latency_s,
+                         verify_s=verify_s, meta=meta)
         try:
             self.store.add_turn(turn)
         except StoreError as e:
