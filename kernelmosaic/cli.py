@@ -21,6 +21,9 @@ from .task.commands import register as _register_task_commands  # noqa: E402
 _register_task_commands(tasks_app)
 guidance_app = typer.Typer(no_args_is_help=True, help="The CUDA guidance knowledge base: list, mine.")
 app.add_typer(guidance_app, name="guidance")
+from .agent.commands import register as _register_agent_commands  # noqa: E402
+
+_register_agent_commands(app)  # kmosaic episode ..., kmosaic mcp
 
 out = Console(soft_wrap=True, emoji=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False)
@@ -56,28 +59,19 @@ def verify(
     rtol: Optional[float] = typer.Option(None, help="Relative tolerance (default by dtype)."),
     timeout: Optional[float] = typer.Option(None, help="Seconds without progress in any run phase before the worker is killed."),
     kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="KernelBench directory for L<level>/<id> task specs."),
+    profile: bool = typer.Option(False, "--profile/--no-profile", help="Also profile a correct kernel with Nsight Compute (ncu): occupancy, DRAM/SM throughput, top stalls."),
 ) -> None:
     """Verify a candidate kernel against a reference task. Exit 0 correct, 1 not, 2 usage error."""
-    from .verify import BACKENDS, POLICIES, TimingConfig, Verifier, VerifyRequest
+    from .agent.commands import read_source
+    from .verify import POLICIES, TimingConfig, Verifier, VerifyRequest
 
-    device = device or _auto_device()
-    if device not in ("cuda", "cpu"):
-        _fail_usage(f"--device must be cuda or cpu, not {device!r}")
-    backend = backend or ("cuda" if device == "cuda" else "cpp")
-    if backend not in BACKENDS:
-        _fail_usage(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    device, backend = _check_backend(device, backend)
     if policy not in POLICIES:
         _fail_usage(f"--policy must be one of {', '.join(POLICIES)}, not {policy!r}")
-    if backend == "cpp" and device == "cuda":
-        _fail_usage("the cpp backend runs on the CPU: use --device cpu")
-    if backend in ("cuda", "nvrtc") and device == "cpu":
-        _fail_usage(f"the {backend} backend needs --device cuda (use cpp or triton on the CPU)")
-    if not candidate.is_file():
-        _fail_usage(f"{candidate}: no such file")
     try:
-        src = candidate.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        _fail_usage(f"{candidate}: not UTF-8 text")
+        src = read_source(candidate)
+    except ValueError as e:
+        _fail_usage(str(e))
     try:
         t = resolve_task_spec(task, kernelbench)
     except TaskError as e:
@@ -95,11 +89,28 @@ def verify(
         _task_error(e, json_out)
     except RuntimeError as e:
         _fail_usage(str(e))
+    prof = _profile(t, src, device) if profile and verdict.correct else None
     if json_out:
-        print(verdict.to_json())
+        if prof is None:
+            print(verdict.to_json())
+        else:
+            from ._json import finite
+
+            print(json.dumps(finite({**verdict.to_dict(), "profile": prof.to_dict()})))
     else:
         render_verdict(verdict, candidate=str(candidate))
+        if prof is not None:
+            out.print(prof.render(), markup=False, highlight=False)
     raise typer.Exit(0 if verdict.correct else 1)
+
+
+def _profile(task, src: str, device: str):
+    """Nsight Compute metrics for a correct candidate (agent/profiler.py); says why there are none."""
+    from .agent.profiler import Profile, profile_candidate
+
+    if device != "cuda":
+        return Profile(False, "ncu profiles CUDA kernels; this verification ran on the CPU")
+    return profile_candidate(task, src)
 
 
 def _task_error(e: TaskError, json_out: bool) -> None:
@@ -230,12 +241,13 @@ def _load_task_set(spec: str, kernelbench: Optional[str]):
     return [resolve_task_spec(spec, kernelbench)]
 
 
-def _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall):
+def _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall,
+                    profile=True):
     from .agent import EpisodeConfig
     from .verify import TimingConfig
 
     return EpisodeConfig(backend=backend, policy=policy, max_repair=max_repair, max_optimize=max_optimize,
-                         max_tokens=max_total_tokens, max_wall_s=max_wall,
+                         max_tokens=max_total_tokens, max_wall_s=max_wall, profile=profile,
                          timing=TimingConfig(enabled=timing, compile=compile_baseline))
 
 
@@ -253,28 +265,25 @@ def _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, 
 
 
 def _check_backend(device, backend):
-    from .verify import BACKENDS
+    from .agent.commands import device_backend
 
-    device = device or _auto_device()
-    backend = backend or ("cuda" if device == "cuda" else "cpp")
-    if backend not in BACKENDS:
-        _fail_usage(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    if backend in ("cuda", "nvrtc") and device == "cpu":
-        _fail_usage(f"the {backend} backend needs --device cuda")
-    if backend == "cpp" and device == "cuda":
-        _fail_usage("the cpp backend runs on the CPU: use --device cpu")
-    return device, backend
+    try:
+        return device_backend(device, backend)
+    except ValueError as e:
+        _fail_usage(str(e))
 
 
 def _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall,
-                 provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries):
+                 provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries,
+                 profile=True):
     """Validate the shared options of solve and generate; returns (device, backend, config, policy)."""
     from .verify import POLICIES
 
     if policy not in POLICIES:
         _fail_usage(f"--policy must be one of {', '.join(POLICIES)}")
     device, backend = _check_backend(device, backend)
-    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall)
+    cfg = _episode_config(backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens, max_wall,
+                          profile)
     pol = _policy(provider, model, base_url, api_key, temperature, top_p, max_tokens, adapter, concurrency, request_timeout, retries)
     return device, backend, cfg, pol
 
@@ -314,6 +323,7 @@ def solve(
     max_wall: Optional[float] = typer.Option(None, help="Wall-time budget for the episode, seconds."),
     timing: bool = typer.Option(True, "--timing/--no-timing"),
     compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
+    profile: bool = typer.Option(True, "--profile/--no-profile", help="Nsight Compute metrics in the feedback of correct kernels on optimize turns (GPU; see docs/agent.md)."),
     request_timeout: float = typer.Option(600.0, help="Seconds per LLM request."),
     retries: int = typer.Option(4, help="Retries on 429/5xx and connection errors, with backoff."),
     kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR"),
@@ -328,7 +338,7 @@ def solve(
         _task_error(e, False)
     device, backend, cfg, pol = _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline,
                                              max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
-                                             top_p, max_tokens, adapter, 1, request_timeout, retries)
+                                             top_p, max_tokens, adapter, 1, request_timeout, retries, profile)
     out.print(f"[bold]solve[/] {t.key} with {pol.name} (backend {backend}, device {device}, policy {policy})")
     with Verifier(device=device, workers=1) as v:
         ep = Episode(t, pol, v, cfg, on_turn=lambda turn: out.print(_turn_line("  ", turn), highlight=False))
@@ -363,6 +373,7 @@ def generate(
     max_total_tokens: Optional[int] = typer.Option(None), max_wall: Optional[float] = typer.Option(None),
     timing: bool = typer.Option(True, "--timing/--no-timing"),
     compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
+    profile: bool = typer.Option(True, "--profile/--no-profile", help="Nsight Compute metrics in the feedback of correct kernels on optimize turns (GPU; see docs/agent.md)."),
     request_timeout: float = typer.Option(600.0), retries: int = typer.Option(4),
     workers: Optional[int] = typer.Option(None, help="Verifier lanes, or Ray verification actors (default: one per GPU, or one per CPU core)."),
     executor: str = typer.Option("local", help="local (this machine) | ray (a Ray cluster; see docs/scale.md)."),
@@ -381,7 +392,7 @@ def generate(
         _task_error(e, False)
     device, backend, cfg, pol = _agent_setup(policy, device, backend, max_repair, max_optimize, timing, compile_baseline,
                                              max_total_tokens, max_wall, provider, model, base_url, api_key, temperature,
-                                             top_p, max_tokens, adapter, concurrency, request_timeout, retries)
+                                             top_p, max_tokens, adapter, concurrency, request_timeout, retries, profile)
     ex = _executor(executor, device, workers, ray_address)
     if executor == "ray":
         hosts = {a.get("host") for a in ex.actors()}

@@ -35,6 +35,9 @@ class EpisodeConfig:
     # task key -> eager/torch.compile times measured elsewhere (see VerifyRequest.baselines);
     # when given, a task missing from it gets no speedups rather than local baselines
     baselines: dict[str, dict] | None = None
+    # Nsight Compute metrics for a correct kernel whose next prompt is an optimize prompt
+    # (agent/profiler.py); GPU only, and it says so in the feedback when ncu cannot run
+    profile: bool = True
 
     def given_baselines(self, task_key: str) -> dict | None:
         if self.baselines is None:
@@ -95,7 +98,8 @@ class Episode:
         self.on_turn = on_turn
 
     # -- state, derived from the turns ------------------------------------------------------
-    def _state(self, turns: list[TurnRecord]) -> dict:
+    def state(self, turns: list[TurnRecord]) -> dict:
+        """best turn, next stage (None: the episode is over), tokens and stage counts."""
         best_i = None
         for i, t in enumerate(turns):
             if t.verdict.get("status") == "correct" and (best_i is None or _faster(t.verdict, turns[best_i].verdict)):
@@ -112,7 +116,7 @@ class Episode:
         return {"best": best_i, "stage": stage, "tokens": tokens, "repairs": repairs, "optimizes": optimizes}
 
     # -- prompts -------------------------------------------------------------------------------
-    def _guidance(self, verdict: dict, stage: str) -> tuple[str, list[str]]:
+    def guidance(self, verdict: dict, stage: str) -> tuple[str, list[str]]:
         if self.kb is None or self.cfg.guidance_k <= 0:
             return "", []
         matches = self.kb.match(verdict, k=self.cfg.guidance_k, stage=stage)
@@ -136,7 +140,7 @@ class Episode:
             if j < len(recent) - 1:
                 msgs.append({"role": "user", "content": t.feedback})
         last = turns[-1]
-        guidance, guidance_ids = self._guidance(last.verdict, stage)
+        guidance, guidance_ids = self.guidance(last.verdict, stage)
         if stage == "repair":
             content = repair_prompt(last.feedback, guidance)
         else:
@@ -147,26 +151,58 @@ class Episode:
         msgs.append({"role": "user", "content": content})
         return msgs, guidance_ids
 
+    def prompt(self, turns: list[TurnRecord]) -> tuple[str | None, list[dict], list[str]]:
+        """(stage, messages, guidance ids): what the loop shows next after ``turns``;
+        stage None (and no messages) when the budgets are spent."""
+        state = self.state(turns)
+        if state["stage"] is None:
+            return None, [], []
+        messages, gids = self._messages(turns, state["stage"], state)
+        return state["stage"], messages, gids
+
+    def request(self, code: str) -> VerifyRequest:
+        return VerifyRequest(candidate=code, task=self.task, backend=self.cfg.backend, policy=self.cfg.policy,
+                             trials=self.cfg.trials, timing=self.cfg.timing,
+                             baselines=self.cfg.given_baselines(self.task.key))
+
+    def no_code(self, problem: str) -> dict:
+        return no_code_verdict(self.task.key, problem, backend=self.cfg.backend, policy=self.cfg.policy,
+                               device=self.verifier.device)
+
+    def record(self, turns: list[TurnRecord], stage: str, messages: list[dict], guidance_ids: list[str], reply: str,
+               code: str | None, verdict: dict, *, usage: dict | None = None, latency_s: float = 0.0,
+               verify_s: float = 0.0, meta: dict | None = None) -> TurnRecord:
+        """The turn after ``turns``: its feedback rendered from the verdict, plus profiler
+        lines when the kernel is correct and the next prompt asks to optimize it."""
+        turn = TurnRecord(
+            episode_id=self.episode_id, idx=len(turns), stage=stage, messages=messages, reply=reply, code=code,
+            verdict=verdict, feedback=render_feedback(verdict, code), guidance_ids=guidance_ids,
+            usage=usage or {}, latency_s=latency_s, verify_s=verify_s, created_at=time.time(), meta=dict(meta or {}),
+        )
+        if (self.cfg.profile and code is not None and verdict.get("status") == "correct"
+                and self.verifier.device == "cuda" and self.state([*turns, turn])["stage"] == "optimize"):
+            from .profiler import profile_candidate
+
+            t0 = time.perf_counter()
+            prof = profile_candidate(self.task, code)
+            turn.verify_s += time.perf_counter() - t0
+            turn.feedback = f"{turn.feedback}\n{prof.render()}"
+            turn.meta["profile"] = prof.to_dict()
+        return turn
+
     # -- one turn ----------------------------------------------------------------------------------
-    def _turn(self, idx: int, stage: str, messages: list[dict], guidance_ids: list[str]) -> TurnRecord:
+    def _turn(self, turns: list[TurnRecord], stage: str, messages: list[dict], guidance_ids: list[str]) -> TurnRecord:
         comp = self.policy.complete(messages)
         parsed = extract_candidate(comp.text)
         t0 = time.perf_counter()
         if parsed.code is None:
-            verdict = no_code_verdict(self.task.key, parsed.problem, backend=self.cfg.backend, policy=self.cfg.policy,
-                                      device=self.verifier.device)
+            verdict = self.no_code(parsed.problem)
         else:
-            req = VerifyRequest(candidate=parsed.code, task=self.task, backend=self.cfg.backend, policy=self.cfg.policy,
-                                trials=self.cfg.trials, timing=self.cfg.timing,
-                                baselines=self.cfg.given_baselines(self.task.key))
-            verdict = self.verifier.verify(req).to_dict()
+            verdict = self.verifier.verify(self.request(parsed.code)).to_dict()
         verify_s = time.perf_counter() - t0
-        return TurnRecord(
-            episode_id=self.episode_id, idx=idx, stage=stage, messages=messages, reply=comp.text, code=parsed.code,
-            verdict=verdict, feedback=render_feedback(verdict, parsed.code), guidance_ids=guidance_ids,
-            usage=comp.usage, latency_s=comp.latency_s, verify_s=verify_s, created_at=time.time(),
-            meta={"finish_reason": comp.finish_reason, "policy": self.policy.name},
-        )
+        return self.record(turns, stage, messages, guidance_ids, comp.text, parsed.code, verdict, usage=comp.usage,
+                           latency_s=comp.latency_s, verify_s=verify_s,
+                           meta={"finish_reason": comp.finish_reason, "policy": self.policy.name})
 
     # -- the loop --------------------------------------------------------------------------------------
     def run(self, resume: list[TurnRecord] | None = None) -> EpisodeResult:
@@ -175,7 +211,7 @@ class Episode:
         prior_wall = sum((t.latency_s or 0) + (t.verify_s or 0) for t in turns)
         stopped, error = "optimized", None
         while True:
-            state = self._state(turns)
+            state = self.state(turns)
             stage = state["stage"]
             if stage is None:
                 stopped = "optimized" if state["best"] is not None else "repair_budget"
@@ -188,7 +224,7 @@ class Episode:
                 break
             messages, gids = self._messages(turns, stage, state)
             try:
-                turn = self._turn(len(turns), stage, messages, gids)
+                turn = self._turn(turns, stage, messages, gids)
             except PolicyError as e:
                 stopped, error = "policy_error", str(e)
                 break
@@ -198,7 +234,7 @@ class Episode:
             turns.append(turn)
             if self.on_turn is not None:
                 self.on_turn(turn)
-        state = self._state(turns)
+        state = self.state(turns)
         b = state["best"]
         return EpisodeResult(
             turns=turns, best_turn=b, best_code=turns[b].code if b is not None else None,

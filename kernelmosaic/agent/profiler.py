@@ -1,0 +1,248 @@
+"""Profiler feedback: Nsight Compute (``ncu``) metrics for a candidate's kernels.
+
+Optimize prompts say how fast a kernel is; these lines say why: achieved occupancy, DRAM and
+SM throughput as a share of the GPU's peak, and where warps stall. ``ncu`` runs a small
+driver (``_DRIVER`` below) in a subprocess: it builds the task's inputs and ``ModelNew``,
+calls forward once unprofiled (builds, JIT and autotuning happen there), then once between
+cudaProfilerStart/Stop, which is all that ``--profile-from-start off`` profiles. So the
+rows are the kernels one forward launches, not the reference's or the input generator's.
+
+Where ``ncu`` is missing, the counters are not permitted (ERR_NVGPUCTRPERM) or the run
+fails, the result says so in one line and the episode carries on without metrics.
+
+The candidate has already been judged correct by the verifier when it gets here; it runs
+again in this subprocess, with a time limit, in a fresh temporary folder.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+# metric -> short name; all in NCU's base units with --print-units base
+METRICS = {
+    "gpu__time_duration.sum": "duration_ns",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "occupancy_pct",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram_pct",
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed": "sm_pct",
+    "launch__registers_per_thread": "registers",
+}
+# warp stall reasons, in cycles per issued instruction; a regex so every reason this ncu
+# version knows comes back (the set differs between GPU generations)
+STALL_REGEX = r"regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$"
+_STALL = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
+_PERM = ("ERR_NVGPUCTRPERM", "does not have permission to access NVIDIA GPU Performance Counters")
+
+# a one-line hint per stall reason, in the terms of the CUDA guidance
+STALL_HINTS = {
+    "long_scoreboard": "waiting on global/local memory loads",
+    "short_scoreboard": "waiting on shared memory or special-function results",
+    "barrier": "waiting at __syncthreads",
+    "mio_throttle": "shared-memory / MIO queue full",
+    "lg_throttle": "global/local memory queue full",
+    "math_pipe_throttle": "a math pipe is saturated",
+    "wait": "fixed-latency dependencies",
+    "not_selected": "eligible but not picked (plenty of warps)",
+    "membar": "memory fences",
+    "branch_resolving": "branch resolution",
+    "no_instruction": "instruction cache misses",
+    "dispatch_stall": "dispatch stalls",
+    "tex_throttle": "texture unit queue full",
+    "drain": "draining memory stores at exit",
+    "imc_miss": "constant cache misses",
+    "sleeping": "sleeping",
+}
+
+_DRIVER = r'''
+import importlib.util, sys
+import torch
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+task, cand = load(sys.argv[1], "kmosaic_profile_reference"), load(sys.argv[2], "kmosaic_profile_candidate")
+dev = torch.device("cuda")
+init = task.get_init_inputs()
+with torch.device(dev):
+    torch.manual_seed(0)
+    ref = task.Model(*init).to(dev)
+    torch.manual_seed(0)
+    model = cand.ModelNew(*init).to(dev)
+# the verifier copies the reference's parameters into ModelNew by name and shape; so does this
+ref_sd = ref.state_dict()
+with torch.no_grad():
+    for k, v in model.state_dict().items():
+        if k in ref_sd and ref_sd[k].shape == v.shape and ref_sd[k].dtype == v.dtype:
+            v.copy_(ref_sd[k])
+del ref
+inputs = [x.to(dev) if isinstance(x, torch.Tensor) else x for x in task.get_inputs()]
+with torch.no_grad():
+    model(*inputs)
+    torch.cuda.synchronize()
+    torch.cuda.cudart().cudaProfilerStart()
+    model(*inputs)
+    torch.cuda.synchronize()
+    torch.cuda.cudart().cudaProfilerStop()
+'''
+
+
+@dataclass
+class KernelMetrics:
+    name: str
+    duration_ns: float | None = None
+    occupancy_pct: float | None = None
+    dram_pct: float | None = None
+    sm_pct: float | None = None
+    registers: float | None = None
+    block: str = ""
+    grid: str = ""
+    stalls: dict[str, float] = field(default_factory=dict)  # reason -> cycles per issued instruction
+
+    def top_stalls(self, k: int = 3) -> list[tuple[str, float]]:
+        # "selected" is a warp issuing, not a stall
+        items = [(r, v) for r, v in self.stalls.items() if r != "selected" and v > 0]
+        return sorted(items, key=lambda rv: -rv[1])[:k]
+
+
+@dataclass
+class Profile:
+    available: bool
+    note: str = ""  # why there are no metrics, or a caveat
+    kernels: list[KernelMetrics] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def render(self, max_kernels: int = 3) -> str:
+        """A few lines of feedback: the longest kernels first."""
+        if not self.available:
+            return f"Profiler: no metrics ({self.note})."
+        if not self.kernels:
+            return "Profiler (Nsight Compute): forward launched no CUDA kernels that ncu could profile."
+        ks = sorted(self.kernels, key=lambda k: -(k.duration_ns or 0))
+        lines = [f"Profiler (Nsight Compute, one forward, {len(ks)} kernel launch(es)"
+                 + (f", the {max_kernels} longest shown" if len(ks) > max_kernels else "") + "):"]
+        for k in ks[:max_kernels]:
+            bits = []
+            if k.duration_ns is not None:
+                bits.append(f"{k.duration_ns / 1e3:.1f} us")
+            for label, v in (("achieved occupancy", k.occupancy_pct), ("DRAM throughput", k.dram_pct),
+                             ("SM throughput", k.sm_pct)):
+                if v is not None:
+                    bits.append(f"{label} {v:.0f}% of peak")
+            if k.registers is not None:
+                bits.append(f"{k.registers:.0f} registers/thread")
+            if k.grid or k.block:
+                bits.append(f"grid {k.grid} block {k.block}")
+            lines.append(f"- `{_short(k.name)}`: " + ", ".join(bits))
+            top = k.top_stalls()
+            if top:
+                lines.append("  top stalls (cycles per issued instruction): " + "; ".join(
+                    f"{r} {v:.1f}" + (f" ({STALL_HINTS[r]})" if r in STALL_HINTS else "") for r, v in top))
+        if self.note:
+            lines.append(f"({self.note})")
+        return "\n".join(lines)
+
+
+def _short(name: str, n: int = 80) -> str:
+    return name if len(name) <= n else name[: n - 3] + "..."
+
+
+def _num(s: str) -> float | None:
+    s = (s or "").strip().replace(",", "")
+    if not s or s.lower() in ("n/a", "nan"):
+        return None
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def parse_raw_csv(text: str) -> list[KernelMetrics]:
+    """Kernels from ``ncu --csv --page raw`` output.
+
+    The raw page is one header row (ID, Process ID, Process Name, Host Name, Kernel Name,
+    ..., Block Size, Grid Size, ..., then one column per metric), one row of units, and one
+    row per profiled kernel launch. ncu's own ``==PROF==`` lines and whatever the profiled
+    program printed come before it on stdout, so parsing starts at the header row.
+    """
+    lines = text.splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.startswith('"ID"')), None)
+    if start is None:
+        return []
+    rows = [r for r in csv.reader(io.StringIO("\n".join(lines[start:]))) if r]
+    header = rows[0]
+    col = {h: i for i, h in enumerate(header)}
+    body = [r for r in rows[1:] if r and r[0].strip().isdigit()]  # skips the units row
+    out = []
+    for r in body:
+        def get(h: str) -> str:
+            i = col.get(h)
+            return r[i] if i is not None and i < len(r) else ""
+
+        k = KernelMetrics(name=get("Kernel Name") or "?", block=get("Block Size"), grid=get("Grid Size"))
+        for metric, attr in METRICS.items():
+            setattr(k, attr, _num(get(metric)))
+        for h, i in col.items():
+            m = _STALL.match(h)
+            if m and i < len(r):
+                v = _num(r[i])
+                if v is not None:
+                    k.stalls[m.group(1)] = v
+        out.append(k)
+    return out
+
+
+def ncu_path() -> str | None:
+    return os.environ.get("KMOSAIC_NCU") or shutil.which("ncu")
+
+
+def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
+    """Run the candidate's forward under ncu and collect per-kernel metrics."""
+    ncu = ncu_path()
+    if ncu is None:
+        return Profile(False, "Nsight Compute (ncu) is not on PATH here")
+    with tempfile.TemporaryDirectory(prefix="kmosaic-profile-") as d:
+        dp = Path(d)
+        (dp / "reference.py").write_text(task.source)
+        (dp / "candidate.py").write_text(code)
+        (dp / "driver.py").write_text(_DRIVER)
+        # the driver itself is the application ncu attaches to; the compilers a build starts are not
+        cmd = [ncu, "--csv", "--page", "raw", "--print-units", "base", "--profile-from-start", "off",
+               "--metrics", ",".join([*METRICS, STALL_REGEX]),
+               sys.executable, str(dp / "driver.py"), str(dp / "reference.py"), str(dp / "candidate.py")]
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        try:
+            p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=timeout_s, env=env)
+        except subprocess.TimeoutExpired:
+            return Profile(False, f"ncu did not finish within {timeout_s:.0f}s")
+        except OSError as e:
+            return Profile(False, f"ncu could not start: {e}")
+    blob = p.stdout + "\n" + p.stderr
+    try:
+        return _interpret(p.returncode, p.stdout, blob)
+    except (csv.Error, ValueError, IndexError) as e:  # a profile must never cost the turn
+        return Profile(False, f"ncu's output could not be read: {e}")
+
+
+def _interpret(returncode: int, stdout: str, blob: str) -> Profile:
+    if any(m in blob for m in _PERM):
+        return Profile(False, "this machine does not permit access to the GPU performance counters "
+                              "(ERR_NVGPUCTRPERM)")
+    kernels = parse_raw_csv(stdout)
+    if returncode != 0 and not kernels:
+        tail = " ".join(ln.strip() for ln in blob.strip().splitlines()[-3:])[:300]
+        return Profile(False, f"ncu exited with status {returncode}: {tail}")
+    return Profile(True, "" if returncode == 0 else f"ncu exited with status {returncode}", kernels)
