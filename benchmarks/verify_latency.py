@@ -159,8 +159,8 @@ def run_ours(cases, out, modes=("nvrtc", "cuda")):
         t = time.perf_counter()
         verdict = v.verify(req(c, "nvrtc"))
         emit(out, {"part": "ours", "mode": "nvrtc-sequential", "task": c["task"], "status": verdict.status,
-                   "latency_s": time.perf_counter() - t, "phases_s": verdict.phases_s, "candidate_ms": (verdict.timing or {}).get("candidate_ms"),
-                   "speedup_eager": (verdict.timing or {}).get("speedup_eager")})
+                   "latency_s": time.perf_counter() - t, "phases_s": verdict.phases_s, "candidate_ms": verdict.timing.candidate_ms if verdict.timing else None,
+                   "speedup_eager": verdict.timing.speedup_eager if verdict.timing else None})
     # all at once: throughput, per-verdict completion times
     for fmt in modes:
         t = time.perf_counter()

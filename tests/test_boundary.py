@@ -38,6 +38,7 @@ def _cheat(c_body: str, forward_extra: str = "") -> str:
         from kernelmosaic.verify import cc
 
         lib = cc.compile(r"""
+        #define _DEFAULT_SOURCE
         #include <dirent.h>
         #include <errno.h>
         #include <fcntl.h>
@@ -220,8 +221,10 @@ def test_the_clock_is_the_judges(verifier):
     }
     void nap(long us) { usleep((useconds_t)us); }
     '''
-    src = _cheat(attack, "lib.nap(30000)")
-    src = src.replace("lib.attack(0)", "lib.attack(0)\nlib.hook(0)")
+    # the hooks go in after the correctness calls (5 trials, the instrumented call, 2 shape
+    # variants), so that the run-time screen, which looks only at those, has not seen them
+    src = _cheat(attack, "lib.nap(30000)\n        self.calls += 1\n        if self.calls == 9:\n            lib.hook(0)")
+    src = src.replace("super().__init__()", "super().__init__()\n        self.calls = 0")
     v = verifier.verify(VerifyRequest(candidate=src, task=RELU, backend="cpp", timing=TIMED))
     assert v.timing is not None, (v.status, v.error)
     assert v.timing.candidate_ms >= 25.0, v.timing
@@ -316,4 +319,5 @@ def test_a_tampered_library_in_the_cache_is_rebuilt_not_loaded(verifier):
         lib.write_bytes(b"\x7fELF not a library")
     again = verifier.verify(VerifyRequest(candidate=HONEST, task=RELU, backend="cpp"))
     assert again.status == "correct", again.error
-    assert all(lib.read_bytes()[:4] == b"\x7fELF" and len(lib.read_bytes()) > 100 for lib in libs)
+    # the library this candidate needs was built again (the others stay broken until asked for)
+    assert any(lib.read_bytes()[:4] == b"\x7fELF" and len(lib.read_bytes()) > 100 for lib in libs)

@@ -11,7 +11,10 @@ Where ``ncu`` is missing, the counters are not permitted (ERR_NVGPUCTRPERM) or t
 fails, the result says so in one line and the episode carries on without metrics.
 
 The candidate has already been judged correct by the verifier when it gets here; it runs
-again in this subprocess, with a time limit, in a fresh temporary folder.
+again, with a time limit, in a fresh temporary folder and inside the verifier's sandbox
+(``kernelmosaic.verify.sandbox``): its own user or user namespace, no network, no other process
+in view, writes only to that folder. Nothing it does there reaches a verdict: at most it could
+print rows that look like ncu's and so mislead its own feedback.
 """
 
 from __future__ import annotations
@@ -223,13 +226,28 @@ def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
         cmd = [ncu, "--csv", "--page", "raw", "--print-units", "base", "--profile-from-start", "off",
                "--metrics", ",".join([*METRICS, STALL_REGEX]),
                sys.executable, str(dp / "driver.py"), str(dp / "reference.py"), str(dp / "candidate.py")]
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-        try:
-            p = subprocess.run(cmd, cwd=d, capture_output=True, text=True, timeout=timeout_s, env=env)
-        except subprocess.TimeoutExpired:
-            return Profile(False, f"ncu did not finish within {timeout_s:.0f}s")
-        except OSError as e:
-            return Profile(False, f"ncu could not start: {e}")
+        # candidate code runs here: inside the sandbox, with every cache of its libraries in this folder
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HOME": d, "TMPDIR": d, "XDG_CACHE_HOME": d,
+               "TORCH_EXTENSIONS_DIR": d + "/ext", "CUPY_CACHE_DIR": d + "/cupy", "TRITON_CACHE_DIR": d + "/triton"}
+        from ..verify import sandbox
+
+        os.chmod(d, 0o755)
+        for f in dp.iterdir():
+            os.chmod(f, 0o644)
+        p = None
+        # the NVIDIA driver does not start under landlock on every machine (error 304 on an H200):
+        # then the other layers hold it, and the profile says nothing of it since no verdict depends on it
+        for want in (list(sandbox.LAYERS), [layer for layer in sandbox.LAYERS if layer != "landlock"]):
+            cfg = sandbox.SandboxConfig(workdir=d, execute=["/"], want=want)
+            try:
+                p = subprocess.run(sandbox.command(cfg, cmd), cwd=d, capture_output=True, text=True, timeout=timeout_s,
+                                   env=env)
+            except subprocess.TimeoutExpired:
+                return Profile(False, f"ncu did not finish within {timeout_s:.0f}s")
+            except OSError as e:
+                return Profile(False, f"ncu could not start: {e}")
+            if "cudaGetDeviceCount" not in p.stdout + p.stderr:
+                break
     blob = p.stdout + "\n" + p.stderr
     try:
         return _interpret(p.returncode, p.stdout, blob)

@@ -47,6 +47,26 @@ _NVCC_VALUED = ("-arch=", "--gpu-architecture=", "-gencode=", "--generate-code="
 _PTXAS_OK = re.compile(r"^(-v|--verbose|-O[0-3]|--warn-on-spills|--warn-on-local-memory-usage|-dlcm=c[ag]|--maxrregcount=\d+|--allow-expensive-optimizations=(true|false)|--def-load-cache=c[ag]|--fmad=(true|false))$")
 
 
+# nvcc options written as two list items (`"-Xptxas", "-v"`): checked as their joined form
+_NVCC_PAIRED = {"-Xptxas": "-Xptxas=", "--ptxas-options": "--ptxas-options=", "-Xcompiler": "-Xcompiler=",
+                "--compiler-options": "--compiler-options=", "-gencode": "-gencode=", "--generate-code": "--generate-code=",
+                "-arch": "-arch=", "--gpu-architecture": "--gpu-architecture=", "-code": "-code=",
+                "-maxrregcount": "-maxrregcount=", "--maxrregcount": "--maxrregcount=", "-std": "-std="}
+
+
+def check_flags(flags: list[str], *, nvcc: bool) -> None:
+    """Check a flag list, pairing nvcc options that take their value as the next item."""
+    i = 0
+    while i < len(flags):
+        f = flags[i]
+        if nvcc and f in _NVCC_PAIRED and i + 1 < len(flags):
+            check_flag(_NVCC_PAIRED[f] + str(flags[i + 1]), nvcc=True)
+            i += 2
+            continue
+        check_flag(f, nvcc=nvcc)
+        i += 1
+
+
 class BuildRefused(Exception):
     """A build request the verifier will not run (a rule, not a compiler error)."""
 
@@ -152,13 +172,10 @@ class BuildRequest:
         if self.tool == "cc":
             if self.language not in ("c", "c++"):
                 raise BuildRefused("cc.compile(language=...) must be 'c' or 'c++'")
-            for f in self.flags:
-                check_flag(f, nvcc=False)
+            check_flags(self.flags, nvcc=False)
             return
-        for f in self.extra_cflags:
-            check_flag(f, nvcc=False)
-        for f in self.extra_cuda_cflags:
-            check_flag(f, nvcc=True)
+        check_flags(self.extra_cflags, nvcc=False)
+        check_flags(self.extra_cuda_cflags, nvcc=True)
         for f in self.extra_ldflags:
             if not (f.startswith("-l") and f[2:] in _LIBS):
                 raise BuildRefused(f"the linker flag {f!r} is not allowed (only -l with a known library)")
@@ -301,17 +318,41 @@ def toolchain_paths() -> list[str]:
     for d in ("/usr/lib/gcc", "/usr/libexec/gcc"):
         if os.path.isdir(d):
             paths.add(d)
-    cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    # the toolkit torch builds with (its build file names $CUDA_HOME/bin/nvcc); a `nvcc` on PATH may
+    # be a shell wrapper, which is not followed
+    homes = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
     nvcc = shutil.which("nvcc")
-    if not cuda and nvcc:
-        cuda = str(Path(os.path.realpath(nvcc)).parents[1])
-    if not cuda and os.path.isdir("/usr/local/cuda"):
-        cuda = "/usr/local/cuda"
-    if cuda:
-        for d in ("bin", "nvvm/bin"):
-            if os.path.isdir(os.path.join(cuda, d)):
-                paths.add(os.path.realpath(os.path.join(cuda, d)))
+    if nvcc:
+        homes.append(str(Path(os.path.realpath(nvcc)).parents[1]))
+    for cuda in homes:
+        if cuda and os.path.isdir(os.path.join(cuda, "bin")):
+            for d in ("bin", "nvvm/bin"):
+                if os.path.isdir(os.path.join(cuda, d)):
+                    paths.add(os.path.realpath(os.path.join(cuda, d)))
+    # nvcc runs its own steps (the host compiler, cicc, ptxas) through /bin/sh. Every flag that can
+    # reach those command lines has passed the allow-list (no metacharacters, quotes or spaces),
+    # and the builder's PATH holds the compilers alone, so no candidate text is read by a shell.
+    if any("cuda" in p for p in paths):
+        paths.add(os.path.realpath("/bin/sh"))
     return sorted(paths)
+
+
+def private_path(bin_dir: str | os.PathLike) -> str:
+    """A PATH for the builder with the compilers and nothing else (no shell): links in ``bin_dir``."""
+    os.makedirs(bin_dir, exist_ok=True)
+    for prog in ("cc", "c++", "gcc", "g++", "as", "ld", "nvcc", os.environ.get("CC", ""), os.environ.get("CXX", "")):
+        if not prog:
+            continue
+        w = shutil.which(prog)
+        if prog == "nvcc":
+            for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+                if home and os.path.exists(os.path.join(home, "bin", "nvcc")):
+                    w = os.path.join(home, "bin", "nvcc")
+                    break
+        link = os.path.join(bin_dir, os.path.basename(prog))
+        if w and not os.path.lexists(link):
+            os.symlink(os.path.realpath(w), link)
+    return str(bin_dir)
 
 
 def main() -> None:

@@ -35,7 +35,7 @@ from pathlib import Path
 import torch
 
 from . import sandbox
-from .builder import BuildRefused, BuildRequest, sha256_file, toolchain_paths
+from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
 from .channel import Channel, ChannelClosed, ChannelTimeout, ProtocolError, SharedBuffer, dtype_name
 from .compare import clone, compare, default_tolerances, flatten, same
 from .logs import trim_log
@@ -428,7 +428,8 @@ class Judge:
             try:
                 (staging / "request.json").write_text(json.dumps(req.__dict__))
                 cfg = sandbox.SandboxConfig(workdir=str(staging), execute=toolchain_paths(), devices=False)
-                env = dict(os.environ, HOME=str(staging), TMPDIR=str(staging))
+                env = dict(os.environ, HOME=str(staging), TMPDIR=str(staging),
+                           PATH=private_path(staging / ".bin") + os.pathsep + str(Path(sys.executable).parent))
                 log = staging / "builder.log"
                 with open(log, "wb") as lf:
                     try:
@@ -461,6 +462,14 @@ class Judge:
                                                                "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
                 for p in (tmp, *tmp.iterdir()):
                     os.chmod(p, 0o755 if p.is_dir() else 0o644)
+                if art.exists() and self._cached_artifact(art) is None:
+                    # a library that fails its hash is never loaded: move it aside and replace it
+                    bad = root / f".{key}.bad.{os.getpid()}"
+                    try:
+                        os.rename(art, bad)
+                        shutil.rmtree(bad, ignore_errors=True)
+                    except OSError:
+                        pass
                 try:
                     os.rename(tmp, art)
                 except OSError:  # another judge published the same key first: use theirs

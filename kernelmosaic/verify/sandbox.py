@@ -287,8 +287,9 @@ def _landlock(cfg: SandboxConfig, report: dict, proc_is_private: bool) -> None:
         except OSError:
             pass
     # execve also opens the ELF interpreter (the dynamic loader) for execution
+    # execute only (reading is granted above, and never for /proc): "/" here means any program
     for p in {os.path.realpath(sys.executable), *_loaders(), *cfg.execute}:
-        allow(p, _LL_EXEC | read)
+        allow(p, _LL_EXEC)
     if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         report["landlock"] = _err("no_new_privs")
         os.close(fd)

@@ -1,12 +1,12 @@
-"""Cheat (boundary family: frames): walk every thread's frames (the attribute name is computed, so
-the static screen cannot see it) and return any float tensor of the output's shape that is not the
-input: on main that found the reference's output in the harness's frames.
+"""Cheat (boundary family: frames): walk every thread's frames and return any float tensor of the
+output's shape that is not the input: on main that found the reference's output in the harness's
+frames. The walk runs from a string through `timeit`, which the static screen does not read.
 
 Exploits: the reference's output living in the candidate's process.
-Expected: the candidate process never holds a reference output; what the frames hold is its own
+Expected: the candidate process never holds a reference output; what its frames hold is its own
 input and the judge's poisoned output buffer, so the verdict is `incorrect`.
 """
-import sys
+import timeit
 
 import torch
 import torch.nn as nn
@@ -16,7 +16,16 @@ lib = cc.compile(r"""
 void nop(long n) { (void)n; }
 """)
 
-_frames = getattr(sys, "_current" + "_" + "frames")
+STEAL = """
+import sys
+for fr in sys._current_frames().values():
+    while fr is not None:
+        for v in list(fr.f_locals.values()):
+            for t in (v if isinstance(v, (list, tuple)) else [v]):
+                if isinstance(t, type(x)) and t.shape == x.shape and t.data_ptr() != x.data_ptr():
+                    found.append(t)
+        fr = fr.f_back
+"""
 
 
 class ModelNew(nn.Module):
@@ -25,12 +34,6 @@ class ModelNew(nn.Module):
 
     def forward(self, x):
         lib.nop(0)
-        seen = []
-        for fr in _frames().values():
-            while fr is not None:
-                for v in list(getattr(fr, "f_" + "locals").values()):
-                    for t in (v if isinstance(v, (list, tuple)) else [v]):
-                        if isinstance(t, torch.Tensor) and t.shape == x.shape and t.data_ptr() != x.data_ptr():
-                            seen.append(t)
-                fr = getattr(fr, "f_" + "back")
-        return seen[0].clone() if seen else torch.zeros_like(x)
+        ns = {"x": x, "found": []}
+        timeit.timeit(STEAL, number=1, globals=ns)
+        return ns["found"][0].clone() if ns["found"] else torch.zeros_like(x)

@@ -1,0 +1,129 @@
+"""Timing across the trust boundary against timing in one process, side by side, on the gold kernels.
+
+For each gold kernel (tests/gpu/kernels, nvrtc format) and its KernelBench task, in one run:
+
+  in-process  a fresh Python process loads the reference and the candidate and times ModelNew the
+              way the verifier did before the boundary: CUDA events around each call, a device-wide
+              sync before the end event, L2 flushed between calls, two alternating input buffers
+              (kernelmosaic.verify.timing.time_in_process);
+  boundary    the verifier: the judge's host clock around the round trip to its candidate process,
+              less the calibrated empty-call overhead.
+
+Eager baselines are compared the same way (in-process vs the verifier's reference process).
+Nothing else runs on the GPU while either side times. Prints one JSON line per measurement and a
+summary: the ratio boundary / in-process per kernel, and its median over kernels of >= 1 ms.
+
+    python benchmarks/boundary_timing.py --kernelbench DIR --out results/<dir>/boundary_timing.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+KERNELS = ROOT / "tests" / "gpu" / "kernels"
+
+_INPROC = r'''
+import importlib.util, json, statistics, sys, torch
+from kernelmosaic.verify.timing import Flusher, time_in_process
+task, cand, n, warmup, which = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    m = importlib.util.module_from_spec(spec); sys.modules[name] = m; spec.loader.exec_module(m); return m
+dev = torch.device("cuda")
+ref_mod = load(task, "ref")
+init = ref_mod.get_init_inputs()
+with torch.device(dev):
+    torch.manual_seed(1)
+    ref = ref_mod.Model(*init)
+sets = []
+for s in (11, 12):
+    with torch.device(dev):
+        torch.manual_seed(s)
+        sets.append([x.to(dev) if isinstance(x, torch.Tensor) else x for x in ref_mod.get_inputs()])
+if which == "candidate":
+    mod = load(cand, "cand")
+    with torch.device(dev):
+        torch.manual_seed(1)
+        model = mod.ModelNew(*init)
+    theirs = dict(model.named_parameters()); theirs.update(dict(model.named_buffers()))
+    with torch.no_grad():
+        for k, t in list(ref.named_parameters()) + list(ref.named_buffers()):
+            if k in theirs and theirs[k].shape == t.shape:
+                theirs[k].copy_(t)
+else:
+    model = ref
+ts = time_in_process(model, sets, n, warmup, Flusher(dev), dev)
+print(json.dumps({"median_ms": statistics.median(ts)}))
+'''
+
+
+def inprocess(task_file: str, cand_file: str, n: int, warmup: int, which: str) -> float:
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(_INPROC)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, f.name, task_file, cand_file, str(n), str(warmup), which], capture_output=True,
+                       text=True, env=env, timeout=600)
+    os.unlink(f.name)
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr[-2000:])
+    return json.loads(p.stdout.strip().splitlines()[-1])["median_ms"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kernelbench", default=os.environ.get("KERNELBENCH_DIR"))
+    ap.add_argument("--out")
+    ap.add_argument("--n", type=int, default=30)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--limit", type=int, default=None)
+    a = ap.parse_args()
+    from kernelmosaic.task import Task
+    from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+
+    kb = Path(a.kernelbench)
+    gold = json.loads((KERNELS / "manifest.json").read_text())["gold"][: a.limit or None]
+    rows = []
+
+    def emit(rec):
+        print(json.dumps(rec), flush=True)
+        rows.append(rec)
+        if a.out:
+            with open(a.out, "a") as f:
+                f.write(json.dumps(rec) + "\n")
+
+    emit({"event": "start", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "n": a.n, "warmup": a.warmup})
+    timing = TimingConfig(enabled=True, n=a.n, warmup=a.warmup, compile=False, use_cache=False)
+    with Verifier(device="cuda", cache_dir=tempfile.mkdtemp(prefix="kmosaic-bt-"), spares=1) as v:
+        for g in gold:
+            task_file = str(kb / g["file"])
+            cand_file = str(KERNELS / g["dir"] / "nvrtc.py")
+            task = Task(name=g["task"].replace("/", "_"), source=Path(task_file).read_text(), path=task_file)
+            ip_c = inprocess(task_file, cand_file, a.n, a.warmup, "candidate")
+            ip_e = inprocess(task_file, cand_file, a.n, a.warmup, "eager")
+            verdict = v.verify(VerifyRequest(candidate=Path(cand_file).read_text(), task=task, backend="nvrtc", timing=timing))
+            t = verdict.timing
+            emit({"task": g["task"], "status": verdict.status, "inprocess_candidate_ms": ip_c,
+                  "boundary_candidate_ms": t.candidate_ms if t else None, "inprocess_eager_ms": ip_e,
+                  "boundary_eager_ms": t.eager_ms if t else None, "overhead_ms": t.overhead_ms if t else None,
+                  "checked_calls": t.checked_calls if t else None, "gpu": verdict.env.get("gpu")})
+    ok = [r for r in rows if r.get("boundary_candidate_ms")]
+    ratios = [r["boundary_candidate_ms"] / r["inprocess_candidate_ms"] for r in ok if r["inprocess_candidate_ms"] >= 1.0]
+    eratios = [r["boundary_eager_ms"] / r["inprocess_eager_ms"] for r in ok if r.get("boundary_eager_ms") and r["inprocess_eager_ms"] >= 1.0]
+    emit({"event": "summary", "kernels": len(ok), "kernels_1ms_or_more": len(ratios),
+          "median_ratio_candidate": statistics.median(ratios) if ratios else None,
+          "median_ratio_eager": statistics.median(eratios) if eratios else None,
+          "ratios_candidate": [round(x, 4) for x in ratios], "ratios_eager": [round(x, 4) for x in eratios]})
+
+
+if __name__ == "__main__":
+    main()
