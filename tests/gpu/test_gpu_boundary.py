@@ -84,11 +84,15 @@ def test_gpu_clock_is_the_judges(gpu):
     honest = gpu.verify(VerifyRequest(candidate=SPIN.replace("PRELUDE", ""), task=RELU, backend="nvrtc", timing=TIMED))
     _record("gpu spin honest", honest)
     assert honest.status == "correct", honest.error
+    # the hooks go in after the correctness calls (5 trials, the instrumented call, 2 shape
+    # variants), so that the run-time screen, which looks only at those, has not seen them
     hook = _as_string_code("import time, torch\n"
                            "torch.cuda.Event.elapsed_time = lambda self, end: 0.001\n"
                            "_p = time.perf_counter\n"
                            "time.perf_counter = lambda: _p() / 8\n")
-    cheat = gpu.verify(VerifyRequest(candidate=SPIN.replace("PRELUDE", hook), task=RELU, backend="nvrtc", timing=TIMED))
+    src = SPIN.replace("PRELUDE", "").replace("super().__init__()", "super().__init__()\n        self.calls = 0")
+    src = src.replace("        return y", "        self.calls += 1\n        if self.calls == 9:\n            " + hook + "\n        return y")
+    cheat = gpu.verify(VerifyRequest(candidate=src, task=RELU, backend="nvrtc", timing=TIMED))
     _record("gpu spin with hooked clocks", cheat)
     assert cheat.status in ("correct", "rejected"), (cheat.status, cheat.error)
     assert cheat.timing is not None and honest.timing.candidate_ms > 1.5
