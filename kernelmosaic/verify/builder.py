@@ -311,10 +311,26 @@ def build(req: BuildRequest, staging: str) -> str:
 def toolchain_paths() -> list[str]:
     """Programs a build may execute: the C and C++ compilers with their parts, and the CUDA toolkit."""
     paths: set[str] = set()
+    shared_bins = {"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"}
+    script = False
     for prog in ("cc", "c++", "gcc", "g++", "as", "ld", "ld.bfd", "ld.gold", os.environ.get("CC", ""), os.environ.get("CXX", "")):
         w = shutil.which(prog) if prog else None
-        if w:
-            paths.add(os.path.realpath(w))
+        if not w:
+            continue
+        real = os.path.realpath(w)
+        paths.add(real)
+        try:
+            with open(real, "rb") as f:
+                script = script or f.read(2) == b"#!"
+        except OSError:
+            pass
+        # a toolchain in a prefix of its own (/opt/gcc/bin/g++ -> g++-real, libexec/cc1plus): all of it
+        d = os.path.dirname(real)
+        if d not in shared_bins:
+            paths.add(d)
+            prefix = os.path.dirname(d)
+            if prefix not in ("/", "/usr", "/usr/local"):
+                paths.add(prefix)
     for d in ("/usr/lib/gcc", "/usr/libexec/gcc"):
         if os.path.isdir(d):
             paths.add(d)
@@ -329,10 +345,11 @@ def toolchain_paths() -> list[str]:
             for d in ("bin", "nvvm/bin"):
                 if os.path.isdir(os.path.join(cuda, d)):
                     paths.add(os.path.realpath(os.path.join(cuda, d)))
-    # nvcc runs its own steps (the host compiler, cicc, ptxas) through /bin/sh. Every flag that can
-    # reach those command lines has passed the allow-list (no metacharacters, quotes or spaces),
-    # and the builder's PATH holds the compilers alone, so no candidate text is read by a shell.
-    if any("cuda" in p for p in paths):
+    # nvcc runs its own steps (the host compiler, cicc, ptxas) through /bin/sh, and some machines'
+    # compilers are shell wrappers. Every flag that can reach those command lines has passed the
+    # allow-list (no metacharacters, quotes or spaces), and the builder's PATH holds the compilers
+    # alone, so no candidate text is read by a shell.
+    if script or any("cuda" in p for p in paths):
         paths.add(os.path.realpath("/bin/sh"))
     return sorted(paths)
 

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 
 MAX_REPLY = 4 << 20  # a candidate's message larger than this is a protocol violation
-_HEAD = struct.Struct("!IH")  # payload length, number of file descriptors
+_HEAD = struct.Struct("!QH")  # payload length, number of file descriptors
 
 
 class ChannelClosed(Exception):
@@ -210,6 +210,20 @@ def map_buffer(desc: BufferDesc, fd: int | None, device):
         keep = m
     t = raw[:n].view(dtype).view(desc.shape) if n else torch.empty(desc.shape, dtype=dtype, device=device)
     return t, keep
+
+
+def unmap(keep) -> None:
+    """Candidate side: release a mapping made by :func:`map_buffer` (tensors over it must be gone)."""
+    if isinstance(keep, int):
+        try:
+            _cupy().cuda.runtime.ipcCloseMemHandle(keep)
+        except Exception:  # noqa: BLE001 - the process keeps going; the judge owns the memory
+            pass
+    else:
+        try:
+            keep.close()
+        except (BufferError, ValueError):
+            pass  # a tensor still views it: it goes with the process
 
 
 class _CudaArray:
