@@ -108,25 +108,58 @@ def register(app: typer.Typer) -> None:
     @app.command("decontam")
     def decontam_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
                      kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="KernelBench directory (L1-L3 are used)."),
-                     threshold: float = typer.Option(0.75, help="Drop tasks whose score against a KernelBench problem reaches this.")) -> None:
-        """Score every task against KernelBench L1-L3; rows (nearest problem, score) go to SET/decontam.jsonl."""
+                     threshold: float = typer.Option(0.75, help="Drop tasks whose lexical score against a KernelBench problem reaches this."),
+                     behaviour: bool = typer.Option(True, "--behaviour/--lexical-only",
+                                                    help="After the lexical screen, run the tasks and the problems on shared probe inputs and drop tasks that compute a problem's function."),
+                     jobs: int = typer.Option(1, min=1, help="Probe worker processes (CPU only)."),
+                     rows_out: Optional[Path] = typer.Option(None, "--out", help="Write the rows here instead of SET/decontam.jsonl (check a shipped set without changing it)."),
+                     json_out: bool = typer.Option(False, "--json", help="Print one JSON summary.")) -> None:
+        """Screen every task against KernelBench L1-L3 (lexical, then behavioural); rows go to SET/decontam.jsonl."""
         from rich.progress import Progress
 
         from .pipeline import run_decontam
 
         ts = _open(set_dir)
+        if rows_out is not None and rows_out.is_dir():
+            _fail(f"--out {rows_out} is a folder: give a file name (e.g. {rows_out / 'decontam.jsonl'})")
         try:
-            with Progress(console=err, transient=True) as prog:
-                bar = prog.add_task("decontam", total=len(ts.records))
-                rows = run_decontam(ts, kernelbench, threshold, progress=lambda i, n: prog.update(bar, completed=i))
+            with Progress(console=err, transient=True, disable=json_out) as prog:
+                bar = prog.add_task("lexical screen", total=len(ts.records))
+                pbar = prog.add_task("behaviour probes", total=None, visible=behaviour)
+                rows = run_decontam(ts, kernelbench, threshold, progress=lambda i, n: prog.update(bar, completed=i),
+                                    behaviour=behaviour, jobs=jobs, out=rows_out,
+                                    probe_progress=lambda i, n: prog.update(pbar, completed=i, total=n))
         except TaskError as e:
             _fail(f"{e.where}: {e.problem}")
-        drops = [r for r in rows if r["dropped"]]
-        out.print(f"{len(rows)} tasks scored; {len(drops)} dropped at score >= {threshold}")
-        t = Table("task", "nearest KernelBench problem", "score", title="highest scores", header_style="bold")
+        target = rows_out or set_dir / "decontam.jsonl"
+        lex = [r for r in rows if r.get("drop_reason") == "lexical"]
+        beh = [r for r in rows if r.get("drop_reason") == "behaviour"]
+        near = [r for r in rows if (r.get("behaviour") or {}).get("verdict") == "near"]
+        unprobed = [r for r in rows if (r.get("behaviour") or {}).get("verdict") == "not probed"]
+        summary = {"tasks": len(rows), "dropped": len(lex) + len(beh), "dropped_lexical": len(lex),
+                   "dropped_behaviour": len(beh), "near": len(near), "not_probed": len(unprobed), "rows": str(target)}
+        if behaviour:
+            summary["behaviour"] = json.loads(target.with_name(target.name + ".summary.json").read_text())
+        if json_out:
+            print(json.dumps(summary))
+            return
+        out.print(f"{len(rows)} tasks: {len(lex)} dropped by the lexical screen (score >= {threshold})"
+                  + (f", {len(beh)} by behaviour; {len(near)} near a problem (kept), {len(unprobed)} could not be probed"
+                     if behaviour else "") + f" (rows in {target})")
+        t = Table("task", "nearest KernelBench problem", "score", title="highest lexical scores", header_style="bold")
         for r in sorted(rows, key=lambda r: -r["score"])[:10]:
             t.add_row(r["name"], r["nearest"], f"{r['score']:.3f}")
         out.print(t)
+        if beh or near:
+            t = Table("task", "verdict", "KernelBench problem", "probe", "max rel. err", title="behavioural matches", header_style="bold")
+            for r in beh + near:
+                b = r["behaviour"]
+                t.add_row(r["name"], b["verdict"], b["kb"], b["probe"], f"{b['max_rel_err']:.1e}")
+            out.print(t)
+        if behaviour:
+            s = summary["behaviour"]
+            out.print(f"probes: {s['problems_probed']}/{s['problems']} problems in {s['problems_s']} s, "
+                      f"{s['tasks_probed']}/{s['tasks']} tasks in {s['tasks_s']} s")
 
     @app.command("filter")
     def filter_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
