@@ -233,13 +233,41 @@ def register(app: typer.Typer) -> None:
                    reviewer: Optional[str] = typer.Option(None, envvar="KMOSAIC_REVIEWER", help="Who decides (default: your user name)."),
                    only: str = typer.Option("undecided", help="undecided | all | auto | accepted | rejected | pending."),
                    task: Optional[list[str]] = typer.Option(None, "--task", help="Review these tasks (repeatable)."),
-                   limit: Optional[int] = typer.Option(None, min=1)) -> None:
-        """Review tasks one by one: accept / reject (a note required) / edit ($EDITOR) / skip, with who and when; saved to SET/review.jsonl."""
-        from .review import review
-
+                   limit: Optional[int] = typer.Option(None, min=1),
+                   web: bool = typer.Option(False, "--web", help="Serve a review page on 127.0.0.1 instead of the terminal UI."),
+                   port: int = typer.Option(8765, min=0, max=65535, help="--web: the port (0: any free one)."),
+                   decontam: Optional[Path] = typer.Option(None, help="--web: decontamination rows with the behavioural evidence (default SET/decontam.jsonl)."),
+                   kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="--web: show the nearest KernelBench problem's source."),
+                   open_browser: bool = typer.Option(True, "--open/--no-open", help="--web: open the page in a browser.")) -> None:
+        """Review tasks: accept / reject (a note required) / edit / skip, with who and when; saved to SET/review.jsonl. --web: in the browser."""
         if only not in ("undecided", "all", "auto", "accepted", "rejected", "pending"):
             _fail(f"--only must be undecided, all, auto, accepted, rejected or pending, not {only!r}")
         ts = _open(set_dir)
+        if web:
+            from .webreview import ReviewApp, ReviewServer
+
+            try:
+                srv = ReviewServer(ReviewApp(ts, reviewer, decontam=decontam, kernelbench=kernelbench), port)
+            except TaskError as e:
+                _fail(f"{e.where}: {e.problem}")
+            except OSError as e:
+                _fail(f"cannot serve on 127.0.0.1:{port}: {e.strerror or e} (try --port 0)")
+            out.print(f"Reviewing {ts.name} as [bold]{srv.app.who}[/] at {srv.url} (decisions go to {ts.root / 'review.jsonl'}); "
+                      "Ctrl+C stops", highlight=False)
+            if open_browser:
+                import webbrowser
+
+                webbrowser.open(srv.url)
+            try:
+                srv.httpd.serve_forever()
+            except KeyboardInterrupt:
+                pass
+            finally:
+                srv.httpd.server_close()
+            out.print("stopped; every decision was saved as it was made")
+            return
+        from .review import review
+
         try:
             review(ts, out, who=reviewer, only=only, names=task, limit=limit, ask=lambda p: out.input(p, markup=False))
         except TaskError as e:
