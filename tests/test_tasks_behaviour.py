@@ -107,9 +107,32 @@ def test_rmsnorm_over_another_dim_is_near_not_same(probed):
     assert verdict(probed, "rms_f", "rms_dim1", "rms_hand")["verdict"] == "same"
 
 
+KTH = task("return torch.kthvalue(x, 204, dim=-1).values", shapes="batch_size, 2048")
+MAX_KB = task("return torch.max(x, dim=1)[0]", shapes="batch_size, 4095", dtype="float32")
+TOP1 = task("return torch.topk(x, 1, dim=-1).values", shapes="batch_size, 2048")
+SOFTSIGN_5D = task("return F.softsign(x)", shapes="batch_size, 3, 8, 48, 48")
+
+
+def test_second_look_keeps_ratios():
+    """Shrinking every size to 16 makes kthvalue(k=204 of 2048) a max; the second look (sizes
+    divided by one factor, the problem run on the task's own shape) tells them apart, keeps
+    topk(k=1) == max, and finds softsign at an odd rank-5 shape."""
+    items = [("kth", KTH), ("top1", TOP1), ("softsign5", SOFTSIGN_5D)]
+    probs = [("L1/49_Max", MAX_KB), ("L1/30_Softsign", SOFTSIGN_KB)]
+    rows, summ = B.behavioural_check(items, probs)
+    by = {r["name"]: r for r in rows}
+    assert by["kth"]["verdict"] == "near" and by["kth"]["confirmed"] is False and "agreed only where" in by["kth"]["confirm_note"]
+    assert by["top1"]["verdict"] == "same" and by["top1"]["confirmed"] is True
+    assert by["softsign5"]["verdict"] == "same" and by["softsign5"]["kb"] == "L1/30_Softsign"
+    assert by["softsign5"]["probe"].startswith("f(") and by["softsign5"]["probe"].count(",") == 4  # its own rank-5 shape
+    assert summ["confirm_changed"] == 2
+
+
 def test_shrink_keeps_small_ints_and_exponents():
     s = B.shrink_source("a = 4096\nb = 3\nc = 2 ** 31\nd = (768,)\ne = -1000\nf = True\n")
     assert "a = 16" in s and "b = 3" in s and "c = 2 ** 31" in s and "d = (16,)" in s and "e = -16" in s and "f = True" in s
+    r = B.shrink_source("a = 4096\nb = 3\nk = 204\n", factor=64)
+    assert "a = 64" in r and "b = 3" in r and "k = 3" in r
 
 
 def test_a_hanging_or_huge_reference_cannot_stall_the_run():

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import os
 import select
 import subprocess
@@ -54,6 +55,7 @@ SEED = 20261201
 VARIANTS = ("signed", "positive")
 KEEP = 2048        # output values kept per probe (evenly spaced, the same indices for the same length)
 MAX_INPUT_ELEMS = 1 << 21   # per input tensor after shrinking
+RATIO_MAX_ELEMS = 1 << 18   # per input tensor in the confirming probe
 RTOL, ATOL = 1e-4, 1e-6
 TIMEOUT_S = 30.0
 MEMORY_BYTES = 6 << 30
@@ -62,8 +64,9 @@ PROBE_VERSION = 1
 
 # -- shrinking ---------------------------------------------------------------------------------
 class _Shrink(ast.NodeTransformer):
-    def __init__(self, size: int):
+    def __init__(self, size: int, factor: int | None = None):
         self.size = size
+        self.factor = factor
 
     def visit_BinOp(self, node):
         # 2 ** 31 stays: shrinking the exponent of a power would make numbers larger
@@ -75,13 +78,16 @@ class _Shrink(ast.NodeTransformer):
     def visit_Constant(self, node):
         v = node.value
         if isinstance(v, int) and not isinstance(v, bool) and v > self.size:
-            return ast.copy_location(ast.Constant(self.size), node)
+            new = self.size if self.factor is None else max(2, round(v / self.factor))
+            return ast.copy_location(ast.Constant(new), node)
         return node
 
 
-def shrink_source(source: str, size: int = SIZE) -> str:
-    """The source with every integer literal above ``size`` set to ``size``."""
-    tree = _Shrink(size).visit(ast.parse(source))
+def shrink_source(source: str, size: int = SIZE, factor: int | None = None) -> str:
+    """The source with every integer literal above ``size`` set to ``size`` (or, with ``factor``,
+    divided by it: the confirming probe keeps the sizes' ratios, so ``kthvalue(x, 204)`` over
+    2048 stays a 10th-percentile and does not become a max)."""
+    tree = _Shrink(size, factor).visit(ast.parse(source))
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
@@ -149,14 +155,53 @@ def probe_module(source: str, workdir: str, tag: str) -> dict:
     return res
 
 
-def _probe_at(source: str, workdir: str, tag: str, size: int) -> dict:
+def _ratio_factor(source: str) -> int:
+    """The smallest power of two that brings every input of the full-size task (shapes read on
+    the meta device: nothing is allocated) under :data:`RATIO_MAX_ELEMS` elements."""
+    import torch
+
+    g: dict = {"__name__": "kmosaic_probe_meta", "__builtins__": __builtins__}
+    exec(compile(source, "<meta>", "exec"), g)  # noqa: S102 - trusted reference code, in a sandboxed worker
+    with torch.device("meta"):
+        shapes = [tuple(a.shape) for a in g["get_inputs"]() if isinstance(a, torch.Tensor)]
+    for k in range(1, 24):
+        f = 2 ** k
+        sizes = [math.prod(d if d <= SIZE else max(2, round(d / f)) for d in shp) for shp in shapes]
+        if all(n <= RATIO_MAX_ELEMS for n in sizes):
+            return f
+    raise ValueError(f"inputs too large to shrink: {shapes}")
+
+
+def confirm_module(source: str, workdir: str, tag: str) -> dict:
+    """The confirming probe of a task: sizes divided by one factor, its own shape only."""
+    try:
+        f = _ratio_factor(source)
+    except BaseException as e:  # noqa: BLE001
+        return {"error": f"meta shapes: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}", "probes": []}
+    res = _probe_at(source, workdir, tag, SIZE, factor=f, ranks=False)
+    res["factor"] = f
+    return res
+
+
+def extra_module(source: str, workdir: str, tag: str, shapes: list[list[int]]) -> dict:
+    """A problem run on other modules' input shapes (one float input), at the first size it builds at."""
+    res: dict = {"probes": [], "error": "no size"}
+    for size in SIZES:
+        res = _probe_at(source, workdir, tag, size, extra_shapes=shapes)
+        if res["probes"] or not str(res.get("error", "")).startswith("build"):
+            return res
+    return res
+
+
+def _probe_at(source: str, workdir: str, tag: str, size: int, factor: int | None = None, ranks: bool = True,
+              extra_shapes: list | None = None) -> dict:
     """Build and run one module on its probes; outputs go to ``workdir`` as .npy files."""
     import numpy as np
     import torch
 
     res: dict = {"probes": []}
     try:
-        small = shrink_source(source, size)
+        small = shrink_source(source, size, factor)
     except SyntaxError as e:
         return {"error": f"syntax error: {e.msg}", "probes": []}
     g: dict = {"__name__": "kmosaic_probe", "__builtins__": __builtins__}
@@ -205,7 +250,11 @@ def _probe_at(source: str, workdir: str, tag: str, size: int) -> dict:
     own_key = _input_key(inputs, torch)
     shapes_to_try = [("own", inputs)]
     floats = [a for a in inputs if isinstance(a, torch.Tensor) and a.is_floating_point()]
-    if len(inputs) == 1 and len(floats) == 1:
+    if extra_shapes is not None:
+        if not (len(inputs) == 1 and len(floats) == 1):
+            return {"error": "other shapes are tried only on modules with one float input", "probes": []}
+        shapes_to_try = [("extra", [torch.empty(tuple(shp), dtype=torch.float64)]) for shp in extra_shapes]
+    elif ranks and len(inputs) == 1 and len(floats) == 1:
         for r in RANKS:
             shp = (size,) * r
             if tuple(floats[0].shape) != shp:
@@ -222,7 +271,7 @@ def _probe_at(source: str, workdir: str, tag: str, size: int) -> dict:
                     raise TypeError("forward returned no tensor")
                 flat = torch.cat([t.detach().to(torch.float64).reshape(-1) for t in ts])
             except BaseException as e:  # noqa: BLE001
-                if label == "own":  # without its own shape nothing says what the module computes
+                if label == "own" and extra_shapes is None:  # without its own shape nothing says what the module computes
                     for pr in res["probes"]:
                         os.unlink(pr["file"])
                     msg = str(e).splitlines()[0][:200] if str(e) else ""
@@ -256,7 +305,13 @@ def _worker(fd: int) -> None:
         req = json.loads(line)
         t = time.perf_counter()
         try:
-            res = probe_module(req["source"], req["workdir"], req["tag"])
+            mode = req.get("mode", "probe")
+            if mode == "confirm":
+                res = confirm_module(req["source"], req["workdir"], req["tag"])
+            elif mode == "extra":
+                res = extra_module(req["source"], req["workdir"], req["tag"], req["shapes"])
+            else:
+                res = probe_module(req["source"], req["workdir"], req["tag"])
         except BaseException as e:  # noqa: BLE001 - e.g. MemoryError outside the guarded parts
             res = {"error": f"{type(e).__name__}: {str(e)[:200]}", "probes": []}
         res["tag"] = req["tag"]
@@ -338,9 +393,10 @@ class Probed:
     probe_s: float = 0.0
 
 
-def probe_all(items: list[tuple[str, str]], *, jobs: int = 1, timeout_s: float = TIMEOUT_S,
+def probe_all(items: list[tuple], *, jobs: int = 1, timeout_s: float = TIMEOUT_S,
               memory_bytes: int = MEMORY_BYTES, progress=None) -> dict[str, Probed]:
-    """Probe every (name, source), ``jobs`` worker processes at a time."""
+    """Probe every (name, source[, request fields]), ``jobs`` worker processes at a time. The
+    request fields pick another mode: ``{"mode": "confirm"}`` or ``{"mode": "extra", "shapes": [...]}``."""
     import threading
 
     import numpy as np
@@ -358,7 +414,7 @@ def probe_all(items: list[tuple[str, str]], *, jobs: int = 1, timeout_s: float =
                 with lock:
                     if not queue:
                         break
-                    i, (name, src) = queue.pop()
+                    i, (name, src, *more) = queue.pop()
                 if w is None or not w.alive():
                     try:
                         w = _Worker(log, memory_bytes)
@@ -367,7 +423,7 @@ def probe_all(items: list[tuple[str, str]], *, jobs: int = 1, timeout_s: float =
                             results[name] = Probed(name, error=str(e))
                         w = None
                         continue
-                r = w.ask({"source": src, "workdir": wd, "tag": f"m{i}"}, timeout_s)
+                r = w.ask({"source": src, "workdir": wd, "tag": f"m{i}", **(more[0] if more else {})}, timeout_s)
                 p = Probed(name, error=r.get("error"), own_key=r.get("own_key"), probe_s=r.get("probe_s", 0.0))
                 for pr in r.get("probes", []):
                     try:
@@ -486,10 +542,73 @@ def match(task: Probed, problems: dict[str, Probed]) -> dict:
     return out
 
 
+def confirm(rows: list[dict], tasks: dict[str, Probed], sources: dict[str, str], problems: dict[str, str], *,
+            jobs: int = 1, timeout_s: float = TIMEOUT_S, memory_bytes: int = MEMORY_BYTES) -> int:
+    """The second look at every ``same`` or ``near`` row: the task again with its sizes divided by
+    one factor (ratios kept), and the problem run on exactly that input shape. Agreement there
+    makes the row ``same`` (an elementwise task at an odd rank meets its problem); disagreement
+    makes a ``same`` row ``near`` (the first probe collapsed sizes: ``kthvalue(k=204 of 2048)``
+    became a max). A pair the second look cannot run keeps its verdict, marked unconfirmed.
+    Rows are updated in place; returns how many changed verdict."""
+    cand = [r for r in rows if r.get("verdict") in ("same", "near")]
+    if not cand:
+        return 0
+    conf = probe_all([(r["name"], sources[r["name"]], {"mode": "confirm"}) for r in cand], jobs=jobs,
+                     timeout_s=timeout_s, memory_bytes=memory_bytes)
+    want: dict[str, list] = {}
+    pairs = []
+    for r in cand:
+        c = conf[r["name"]]
+        key = json.loads(c.own_key) if c.own_key else None
+        if c.error or not c.probes or not key or len(key) != 1 or key[0][0] != "f":
+            r["confirmed"] = None
+            r["confirm_note"] = "the second look could not run: " + (c.error or "the task has more than one input")
+            continue
+        kbs = [r["kb"]] + [k for k in r.get("also", []) if r["verdict"] == "same"]
+        for kb in kbs:
+            if key[0][1] not in want.setdefault(kb, []):
+                want[kb].append(key[0][1])
+        pairs.append((r, c, kbs))
+    extra = probe_all([(kb, problems[kb], {"mode": "extra", "shapes": shp}) for kb, shp in want.items()], jobs=jobs,
+                      timeout_s=timeout_s, memory_bytes=memory_bytes)
+    changed = 0
+    for r, c, kbs in pairs:
+        mine = _by_key(c).get(c.own_key, {})
+        verdict, detail = None, None
+        for kb in kbs:
+            theirs = _by_key(extra[kb]).get(c.own_key, {})
+            ok, err, n = _agree(mine, theirs) if theirs else (None, 0.0, 0)
+            if ok:
+                verdict, detail = "same", (kb, err, n)
+                break
+            if ok is False and verdict is None:
+                verdict, detail = "different", (kb, err, n)
+        if verdict is None:
+            r["confirmed"] = None
+            r["confirm_note"] = f"{r['kb']} does not run on the task's shape {_describe(c.own_key)}"
+            continue
+        old = r["verdict"]
+        if verdict == "same":
+            kb, err, n = detail
+            if old != "same":  # the evidence is now the second look itself
+                r.update(probe=_describe(c.own_key), max_rel_err=err, variants=n)
+            r.update(verdict="same", kb=kb, confirmed=True, confirm_probe=_describe(c.own_key), confirm_rel_err=err)
+            r["confirm_note"] = f"also the same on {_describe(c.own_key)} (sizes divided by a common factor)"
+        else:
+            r["confirmed"] = False
+            r["confirm_note"] = (f"differs from {detail[0]} on {_describe(c.own_key)} (sizes divided by a common "
+                                 f"factor; rel. error {detail[1]:.2g}): it agreed only where shrinking made sizes equal")
+            if old == "same":
+                r["verdict"] = "near"
+        changed += r["verdict"] != old
+    return changed
+
+
 def behavioural_check(items: list[tuple[str, str]], problems: list[tuple[str, str]], *, jobs: int = 1,
                       timeout_s: float = TIMEOUT_S, memory_bytes: int = MEMORY_BYTES, progress=None) -> tuple[list[dict], dict]:
-    """Probe the problems and the tasks, then match. One row per task (in order) and a summary
-    with the time it took and which problems could not be probed."""
+    """Probe the problems and the tasks, match, then confirm the matches (:func:`confirm`). One
+    row per task (in order) and a summary with the time each part took and which problems could
+    not be probed."""
     t0 = time.perf_counter()
     total = len(items) + len(problems)
     prog = (lambda i, n: progress(i, total)) if progress else None
@@ -502,11 +621,13 @@ def behavioural_check(items: list[tuple[str, str]], problems: list[tuple[str, st
     for name, _ in items:
         row = {"name": name, **match(tasks[name], kb)}
         rows.append(row)
+    t_match = time.perf_counter() - t0 - t_kb - t_tasks
+    changed = confirm(rows, tasks, dict(items), dict(problems), jobs=jobs, timeout_s=timeout_s, memory_bytes=memory_bytes)
     summary = {"problems": len(problems), "problems_probed": sum(1 for p in kb.values() if p.probes),
                "problems_not_probed": {k: p.error for k, p in kb.items() if not p.probes},
                "tasks": len(items), "tasks_probed": sum(1 for p in tasks.values() if p.probes),
-               "problems_s": round(t_kb, 1), "tasks_s": round(t_tasks, 1),
-               "matching_s": round(time.perf_counter() - t0 - t_kb - t_tasks, 1),
+               "problems_s": round(t_kb, 1), "tasks_s": round(t_tasks, 1), "matching_s": round(t_match, 1),
+               "confirm_s": round(time.perf_counter() - t0 - t_kb - t_tasks - t_match, 1), "confirm_changed": changed,
                "sizes": list(SIZES), "ranks": list(RANKS), "variants": list(VARIANTS), "rtol": RTOL, "atol": ATOL,
                "probe_version": PROBE_VERSION}
     return rows, summary
