@@ -128,6 +128,18 @@ def test_second_look_keeps_ratios():
     assert summ["confirm_changed"] == 2
 
 
+TIED = task("b, t, d = x.shape\n        q, k, v = self.qkv(x).view(b, t, 3, 8, d // 8).permute(2, 0, 3, 1, 4)\n"
+            "        return F.scaled_dot_product_attention(q, k, v)",
+            init="        self.qkv = nn.Linear(1024, 3072)", shapes="batch_size, 256, 1024")
+
+
+def test_sizes_tied_by_arithmetic_are_probed_with_ratios_kept():
+    res = B.probe_all([("tied", TIED)])["tied"]
+    assert res.error is None and res.probes, res.error
+    assert json.loads(res.own_key)[0][1] == [4096 // 16, 256 // 16, 1024 // 16]  # 2**18 elements: the cap
+    assert B.match(res, {})["verdict"] == "different" and B.match(res, {})["compared_at_own_shape"] == 0
+
+
 def test_shrink_keeps_small_ints_and_exponents():
     s = B.shrink_source("a = 4096\nb = 3\nc = 2 ** 31\nd = (768,)\ne = -1000\nf = True\n")
     assert "a = 16" in s and "b = 3" in s and "c = 2 ** 31" in s and "d = (16,)" in s and "e = -16" in s and "f = True" in s

@@ -7,7 +7,9 @@ and ``x / (1 + torch.abs(x))`` look unrelated to it. This module runs the code i
    (``batch_size = 4096``, ``torch.randn(B, 8192)``, ``nn.Linear(1024, 2752)``, ``(768,)``...),
    so every size a task derives from them stays consistent and the probe is tiny. Small
    integers (kernel sizes, dims, heads, strides) stay as written. A module that cannot run at
-   16 (a CNN that pools 16 pixels away) is tried at 32, then 64 (:data:`SIZES`).
+   16 (a CNN that pools 16 pixels away) is tried at 32, then 64 (:data:`SIZES`); one whose
+   literals are tied by arithmetic (``Linear(1024, 3072)`` then ``.view(b, t, 3, 8, d // 8)``)
+   gets every size divided by one power of two instead, which keeps the ties.
 2. **Probe.** Each module is built and run in float64 (the dtype a task names is a rounding
    choice, not a different function) on shared probe inputs: its float inputs are replaced by
    values that depend only on (input position, shape, variant), and its parameters by values
@@ -151,6 +153,13 @@ def probe_module(source: str, workdir: str, tag: str) -> dict:
                 res["smaller_sizes_failed"] = tried
             return res
         tried.append(f"{size}: {res.get('error')}")
+    # sizes tied by arithmetic in literals (Linear(1024, 3072) then .view(b, t, 3, 8, d // 8)) break
+    # when every size becomes 16; dividing them all by one factor keeps such ties
+    conf = confirm_module(source, workdir, tag)
+    if conf["probes"]:
+        conf["smaller_sizes_failed"] = tried
+        return conf
+    tried.append(f"sizes / {conf.get('factor', '?')}: {conf.get('error')}")
     res["error"] = "; ".join(f"at {t}" for t in tried)
     return res
 
@@ -509,13 +518,14 @@ def match(task: Probed, problems: dict[str, Probed]) -> dict:
     own = mine.get(task.own_key, {})
     if own and all(p["degenerate"] for p in own.values()):
         return {"verdict": "not probed", "error": "its outputs on the probes are constant or non-finite"}
-    same, near, closest = [], [], (float("inf"), None)
+    same, near, closest, compared = [], [], (float("inf"), None), 0
     for pname, prob in problems.items():
         if not prob.probes:
             continue
         theirs = _by_key(prob)
         if own and task.own_key in theirs:
             ok, err, n = _agree(own, theirs[task.own_key])
+            compared += ok is not None
             if ok:
                 same.append((err, pname, task.own_key, n))
                 continue
@@ -536,7 +546,8 @@ def match(task: Probed, problems: dict[str, Probed]) -> dict:
         err, pname, key, n = min(near)
         return {"verdict": "near", "kb": pname, "probe": _describe(key), "max_rel_err": err, "variants": n,
                 "also": sorted({p for _, p, _, _ in near} - {pname})[:5]}
-    out = {"verdict": "different"}
+    # how many problems ran on the task's own shape: 0 means "different" rests on the rank probes alone
+    out = {"verdict": "different", "compared_at_own_shape": compared}
     if closest[1] is not None:
         out.update({"closest": closest[1], "closest_rel_err": round(closest[0], 6)})
     return out

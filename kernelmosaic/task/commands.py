@@ -151,7 +151,9 @@ def register(app: typer.Typer) -> None:
             t.add_row(r["name"], r["nearest"], f"{r['score']:.3f}")
         out.print(t)
         if beh or near:
-            t = Table("task", "verdict", "KernelBench problem", "probe", "max rel. err", title="behavioural matches", header_style="bold")
+            t = Table(title="behavioural matches", header_style="bold")
+            for col in ("task", "verdict", "KernelBench problem", "probe", "max rel. err"):
+                t.add_column(col, overflow="fold")  # names are the evidence: wrap them, never cut them
             for r in beh + near:
                 b = r["behaviour"]
                 t.add_row(r["name"], b["verdict"], b["kb"], b["probe"], f"{b['max_rel_err']:.1e}")

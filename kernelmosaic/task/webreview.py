@@ -297,7 +297,7 @@ async function show(name){
       (b.verdict==="same" ? '<span class="same">SAME FUNCTION as ' + esc(b.kb) + "</span>" : esc(b.verdict) + (b.kb ? " " + esc(b.kb) : ""))
       + (b.probe ? " on probe " + esc(b.probe) + ", max rel. error " + esc(b.max_rel_err) : "")
       + (b.closest ? " (closest " + esc(b.closest) + ", rel. error " + esc(b.closest_rel_err) + ")" : "")
-      + (b.error ? " — " + esc(b.error) : "")]];
+      + (b.error ? " — " + esc(b.error) : "") + (b.confirm_note ? "<br><small>" + esc(b.confirm_note) + "</small>" : "")]];
   $("meta").innerHTML = rows.map(([k,v]) => "<tr><td>" + k + "</td><td>" + v + "</td></tr>").join("");
   $("source").textContent = d.source;
   $("kb").innerHTML = d.kb_source ? "<h3>" + esc(d.kb_key) + " (KernelBench)</h3><pre>" + esc(d.kb_source) + "</pre>" : "";
