@@ -18,8 +18,9 @@ and ``x / (1 + torch.abs(x))`` look unrelated to it. This module runs the code i
    same weights. Integer and bool inputs are drawn by the module's own ``get_inputs`` after the
    same seed. Two value variants: signed (``3 * randn``) and positive (uniform in [0.05, 2]),
    so functions that differ only on one side of zero, or that need a positive domain, are told
-   apart. A module with one float input is also run at ranks 1-4 (``(16,)*r``) when it accepts
-   them, which is how an elementwise task at rank 3 meets a KernelBench problem at rank 2.
+   apart. A module with one float input is also run at ranks 1-4 (``(16,)*r``) up to its own
+   rank, when it accepts them, which is how an elementwise task at rank 3 meets a KernelBench
+   problem at rank 2 (the second look then compares them at the task's own shape).
 3. **Compare.** Outputs are flattened and concatenated (trivial reshapes, squeezes and
    tuple-vs-tensor do not matter) and compared within ``rtol=1e-4``, ``atol=1e-6 * scale``;
    non-finite values must sit in the same places. An output that is mostly non-finite or
@@ -265,6 +266,8 @@ def _probe_at(source: str, workdir: str, tag: str, size: int, factor: int | None
         shapes_to_try = [("extra", [torch.empty(tuple(shp), dtype=torch.float64)]) for shp in extra_shapes]
     elif ranks and len(inputs) == 1 and len(floats) == 1:
         for r in RANKS:
+            if r > floats[0].dim():  # higher ranks only cost time: two modules meet at the lower one
+                break
             shp = (size,) * r
             if tuple(floats[0].shape) != shp:
                 shapes_to_try.append((f"rank{r}", [torch.empty(shp, dtype=torch.float64)]))
@@ -402,37 +405,64 @@ class Probed:
     probe_s: float = 0.0
 
 
-def probe_all(items: list[tuple], *, jobs: int = 1, timeout_s: float = TIMEOUT_S,
-              memory_bytes: int = MEMORY_BYTES, progress=None) -> dict[str, Probed]:
-    """Probe every (name, source[, request fields]), ``jobs`` worker processes at a time. The
-    request fields pick another mode: ``{"mode": "confirm"}`` or ``{"mode": "extra", "shapes": [...]}``."""
-    import threading
+class Prober:
+    """``jobs`` worker processes kept across calls (starting one imports torch: seconds), their
+    scratch folder and log. Use as a context manager; :func:`probe_all` makes a one-off one."""
 
-    import numpy as np
+    def __init__(self, jobs: int = 1, timeout_s: float = TIMEOUT_S, memory_bytes: int = MEMORY_BYTES):
+        import threading
 
-    results: dict[str, Probed] = {}
-    lock = threading.Lock()
-    queue = list(reversed(list(enumerate(items))))
-    done = [0]
-    with tempfile.TemporaryDirectory(prefix="kmosaic-probe-") as wd:
-        log = open(os.path.join(wd, "worker.log"), "a")
+        self.jobs, self.timeout_s, self.memory_bytes = max(1, jobs), timeout_s, memory_bytes
+        self._tmp = tempfile.TemporaryDirectory(prefix="kmosaic-probe-")
+        self.wd = self._tmp.name
+        self.log = open(os.path.join(self.wd, "worker.log"), "a")
+        self.workers: list[_Worker | None] = [None] * self.jobs
+        self._n = 0
+        self._lock = threading.Lock()
 
-        def lane():
-            w = None
+    def __enter__(self) -> "Prober":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for w in self.workers:
+            if w is not None:
+                w.close()
+        self.workers = [None] * self.jobs
+        self.log.close()
+        self._tmp.cleanup()
+
+    def run(self, items: list[tuple], progress=None) -> dict[str, Probed]:
+        """Probe every (name, source[, request fields]). The request fields pick another mode:
+        ``{"mode": "confirm"}`` or ``{"mode": "extra", "shapes": [...]}``."""
+        import threading
+
+        import numpy as np
+
+        results: dict[str, Probed] = {}
+        queue = list(reversed(items))
+        done = [0]
+
+        def lane(k: int):
             while True:
-                with lock:
+                with self._lock:
                     if not queue:
                         break
-                    i, (name, src, *more) = queue.pop()
+                    name, src, *more = queue.pop()
+                    self._n += 1
+                    tag = f"m{self._n}"
+                w = self.workers[k]
                 if w is None or not w.alive():
                     try:
-                        w = _Worker(log, memory_bytes)
+                        w = self.workers[k] = _Worker(self.log, self.memory_bytes)
                     except RuntimeError as e:
-                        with lock:
+                        self.workers[k] = None
+                        with self._lock:
                             results[name] = Probed(name, error=str(e))
-                        w = None
                         continue
-                r = w.ask({"source": src, "workdir": wd, "tag": f"m{i}", **(more[0] if more else {})}, timeout_s)
+                r = w.ask({"source": src, "workdir": self.wd, "tag": tag, **(more[0] if more else {})}, self.timeout_s)
                 p = Probed(name, error=r.get("error"), own_key=r.get("own_key"), probe_s=r.get("probe_s", 0.0))
                 for pr in r.get("probes", []):
                     try:
@@ -440,23 +470,27 @@ def probe_all(items: list[tuple], *, jobs: int = 1, timeout_s: float = TIMEOUT_S
                     except (OSError, ValueError):
                         continue
                     p.probes.append(pr)
-                for f in Path(wd).glob(f"m{i}_*.npy"):
+                for f in Path(self.wd).glob(f"{tag}_*.npy"):
                     f.unlink()
-                with lock:
+                with self._lock:
                     results[name] = p
                     done[0] += 1
                     if progress:
                         progress(done[0], len(items))
-            if w is not None:
-                w.close()
 
-        threads = [threading.Thread(target=lane, daemon=True) for _ in range(max(1, jobs))]
+        threads = [threading.Thread(target=lane, args=(k,), daemon=True) for k in range(self.jobs)]
         for th in threads:
             th.start()
         for th in threads:
             th.join()
-        log.close()
-    return results
+        return results
+
+
+def probe_all(items: list[tuple], *, jobs: int = 1, timeout_s: float = TIMEOUT_S,
+              memory_bytes: int = MEMORY_BYTES, progress=None) -> dict[str, Probed]:
+    """Probe every (name, source[, request fields]) with a :class:`Prober` of its own."""
+    with Prober(jobs, timeout_s, memory_bytes) as pr:
+        return pr.run(items, progress)
 
 
 def same_values(a, b) -> tuple[bool, float]:
@@ -553,8 +587,8 @@ def match(task: Probed, problems: dict[str, Probed]) -> dict:
     return out
 
 
-def confirm(rows: list[dict], tasks: dict[str, Probed], sources: dict[str, str], problems: dict[str, str], *,
-            jobs: int = 1, timeout_s: float = TIMEOUT_S, memory_bytes: int = MEMORY_BYTES) -> int:
+def confirm(rows: list[dict], tasks: dict[str, Probed], sources: dict[str, str], problems: dict[str, str],
+            prober: Prober) -> int:
     """The second look at every ``same`` or ``near`` row: the task again with its sizes divided by
     one factor (ratios kept), and the problem run on exactly that input shape. Agreement there
     makes the row ``same`` (an elementwise task at an odd rank meets its problem); disagreement
@@ -564,8 +598,7 @@ def confirm(rows: list[dict], tasks: dict[str, Probed], sources: dict[str, str],
     cand = [r for r in rows if r.get("verdict") in ("same", "near")]
     if not cand:
         return 0
-    conf = probe_all([(r["name"], sources[r["name"]], {"mode": "confirm"}) for r in cand], jobs=jobs,
-                     timeout_s=timeout_s, memory_bytes=memory_bytes)
+    conf = prober.run([(r["name"], sources[r["name"]], {"mode": "confirm"}) for r in cand])
     want: dict[str, list] = {}
     pairs = []
     for r in cand:
@@ -580,8 +613,7 @@ def confirm(rows: list[dict], tasks: dict[str, Probed], sources: dict[str, str],
             if key[0][1] not in want.setdefault(kb, []):
                 want[kb].append(key[0][1])
         pairs.append((r, c, kbs))
-    extra = probe_all([(kb, problems[kb], {"mode": "extra", "shapes": shp}) for kb, shp in want.items()], jobs=jobs,
-                      timeout_s=timeout_s, memory_bytes=memory_bytes)
+    extra = prober.run([(kb, problems[kb], {"mode": "extra", "shapes": shp}) for kb, shp in want.items()])
     changed = 0
     for r, c, kbs in pairs:
         mine = _by_key(c).get(c.own_key, {})
@@ -623,17 +655,18 @@ def behavioural_check(items: list[tuple[str, str]], problems: list[tuple[str, st
     t0 = time.perf_counter()
     total = len(items) + len(problems)
     prog = (lambda i, n: progress(i, total)) if progress else None
-    kb = probe_all(problems, jobs=jobs, timeout_s=timeout_s, memory_bytes=memory_bytes, progress=prog)
-    t_kb = time.perf_counter() - t0
     prog2 = (lambda i, n: progress(len(problems) + i, total)) if progress else None
-    tasks = probe_all(items, jobs=jobs, timeout_s=timeout_s, memory_bytes=memory_bytes, progress=prog2)
-    t_tasks = time.perf_counter() - t0 - t_kb
-    rows = []
-    for name, _ in items:
-        row = {"name": name, **match(tasks[name], kb)}
-        rows.append(row)
-    t_match = time.perf_counter() - t0 - t_kb - t_tasks
-    changed = confirm(rows, tasks, dict(items), dict(problems), jobs=jobs, timeout_s=timeout_s, memory_bytes=memory_bytes)
+    with Prober(jobs, timeout_s, memory_bytes) as prober:
+        kb = prober.run(problems, progress=prog)
+        t_kb = time.perf_counter() - t0
+        tasks = prober.run(items, progress=prog2)
+        t_tasks = time.perf_counter() - t0 - t_kb
+        rows = []
+        for name, _ in items:
+            row = {"name": name, **match(tasks[name], kb)}
+            rows.append(row)
+        t_match = time.perf_counter() - t0 - t_kb - t_tasks
+        changed = confirm(rows, tasks, dict(items), dict(problems), prober)
     summary = {"problems": len(problems), "problems_probed": sum(1 for p in kb.values() if p.probes),
                "problems_not_probed": {k: p.error for k, p in kb.items() if not p.probes},
                "tasks": len(items), "tasks_probed": sum(1 for p in tasks.values() if p.probes),
