@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .schema import STAGES, TurnRecord
+from .._card import md_table, size_category
 from .store import Store
 
 VIEWS = ("iterative", "direct", "steps")
@@ -502,13 +503,8 @@ export_dataset = export  # the name kernelmosaic.data exports (see its __init__)
 
 
 # -- the dataset card -----------------------------------------------------------------------------------------
-def _table(header: list[str], rows: list[list[Any]]) -> str:
-    def cell(x: Any) -> str:
-        return str(x).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(x) for x in r) + " |" for r in rows]
-    return "\n".join(lines)
+_table = md_table
+_size_category = size_category
 
 
 def _yaml_str(s: str) -> str:
@@ -637,10 +633,3 @@ def _card(res: ExportResult, split_rows: dict[str, list[dict]], used: list[tuple
     if info.get("citation"):
         out += ["## Citation", "", "```bibtex", str(info["citation"]).strip(), "```", ""]
     return "\n".join(out)
-
-
-def _size_category(n: int) -> str:
-    for lim, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
-        if n < lim:
-            return name
-    return "n>1M"

@@ -51,6 +51,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .filters import _Lane
+
 SIZE = 16          # every int literal above this becomes this
 SIZES = (16, 32, 64)  # tried in turn: a module that cannot run at 16 (a CNN that pools 16 px away) gets 32, then 64
 RANKS = (1, 2, 3, 4)
@@ -379,19 +381,9 @@ class _Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def kill(self) -> None:
-        try:
-            os.killpg(self.proc.pid, 9)
-        except ProcessLookupError:
-            pass
-        self.proc.wait()
-
-    def close(self) -> None:
-        try:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=20)
-        except Exception:  # noqa: BLE001
-            self.kill()
+    # the filters' worker lane ends its process group the same way (both need only self.proc)
+    kill = _Lane.kill
+    close = _Lane.close
 
 
 @dataclass

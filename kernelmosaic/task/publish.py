@@ -18,6 +18,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from .._card import md_table as _table
+from .._card import size_category as _size_category
 from . import TaskError
 from .taskset import TaskSet
 
@@ -50,13 +52,6 @@ COLUMNS = [
     ("review_note", "string", "the latest reviewer's note, if any"),
     ("reviewed_by", "string", "who made the latest accept/reject decision, if anyone"),
 ]
-
-
-def _size_category(n: int) -> str:
-    for lim, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
-        if n < lim:
-            return name
-    return "n>1M"
 
 
 def _behaviour_rows(ts: TaskSet, decontam: str | Path | None) -> tuple[dict[str, dict], str | None]:
@@ -132,12 +127,6 @@ def publish(set_dir, out_dir, *, license_id: str = PROJECT_LICENSE, statuses: tu
     (out / "README.md").write_text(card)
     return {"set": ts.name, "rows": len(picked), "left_out": len(ts.records) - len(picked), "out": str(out),
             "license": license_id, "behaviour_rows": beh_file}
-
-
-def _table(header, rows) -> str:
-    cell = lambda x: str(x).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-    return "\n".join(["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-                     + ["| " + " | ".join(cell(x) for x in r) + " |" for r in rows])
 
 
 def _card(ts: TaskSet, picked, st, last_human, edited, beh, beh_file, license_id, statuses, pretty_name) -> str:
