@@ -309,7 +309,13 @@ def _probe_at(source: str, workdir: str, tag: str, size: int, factor: int | None
     return res
 
 
-def _worker(fd: int) -> None:
+def _worker(fd: int, memory_bytes: int | None = None) -> None:
+    if memory_bytes:
+        # set here, before torch is imported, rather than in a preexec_fn: the parent starts
+        # workers from several threads, where preexec_fn is not safe
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     proto = os.fdopen(fd, "w", buffering=1)
     import torch
 
@@ -335,23 +341,16 @@ def _worker(fd: int) -> None:
 
 
 # -- in the parent -------------------------------------------------------------------------------
-def _limit_memory(nbytes: int):
-    def set_limit():
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
-    return set_limit
-
-
 class _Worker:
     def __init__(self, log, memory_bytes: int):
         r, w = os.pipe()
         pkg_root = str(Path(__file__).resolve().parents[2])
         env = {**os.environ, "PYTHONPATH": pkg_root + os.pathsep + os.environ.get("PYTHONPATH", ""),
                "OMP_NUM_THREADS": "1", "CUDA_VISIBLE_DEVICES": ""}
-        self.proc = subprocess.Popen([sys.executable, "-m", "kernelmosaic.task.behaviour", "--worker", "--fd", str(w)],
+        self.proc = subprocess.Popen([sys.executable, "-m", "kernelmosaic.task.behaviour", "--worker", "--fd", str(w),
+                                      "--memory-bytes", str(int(memory_bytes))],
                                      stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(w,), env=env, text=True,
-                                     start_new_session=True, preexec_fn=_limit_memory(memory_bytes))
+                                     start_new_session=True)
         os.close(w)
         self.events = os.fdopen(r, "r")
         up, _, _ = select.select([self.events], [], [], 180)
@@ -675,9 +674,10 @@ def _main() -> None:
     ap = argparse.ArgumentParser(description=argparse.SUPPRESS)
     ap.add_argument("--worker", action="store_true")
     ap.add_argument("--fd", type=int)
+    ap.add_argument("--memory-bytes", type=int, default=None)
     args = ap.parse_args()
     if args.worker:
-        _worker(args.fd)
+        _worker(args.fd, args.memory_bytes)
 
 
 if __name__ == "__main__":
