@@ -140,6 +140,25 @@ TIED = task("b, t, d = x.shape\n        q, k, v = self.qkv(x).view(b, t, 3, 8, d
             init="        self.qkv = nn.Linear(1024, 3072)", shapes="batch_size, 256, 1024")
 
 
+def two_inputs(expr: str, shapes: str, dtype: str = "float16") -> str:
+    return task("return " + expr, shapes=shapes, dtype=dtype).replace(
+        "def forward(self, x):", "def forward(self, x, y):").replace(
+        "return [torch.randn(" + shapes + ", dtype=dtype)]",
+        "return [torch.randn(" + shapes + ", dtype=dtype), torch.randn(" + shapes + ", dtype=dtype)]")
+
+
+def test_losses_meet_at_other_shapes():
+    """Several float inputs of one shape (predictions and targets) are probed at other ranks too,
+    and a loss is one number: compared as it is, not taken for a constant output."""
+    mse = two_inputs("F.mse_loss(x, y, reduction='mean')", "batch_size * 2, 8")
+    mse_kb = two_inputs("torch.mean((x - y) ** 2)", "batch_size, 32768", dtype="float32")
+    mse_sum = two_inputs("F.mse_loss(x, y, reduction='sum')", "batch_size * 2, 8")
+    rows, _ = B.behavioural_check([("mse", mse), ("mse_sum", mse_sum)], [("L1/94_MSELoss", mse_kb)])
+    by = {r["name"]: r for r in rows}
+    assert by["mse"]["verdict"] == "same" and by["mse"]["kb"] == "L1/94_MSELoss", by["mse"]
+    assert by["mse_sum"]["verdict"] == "different", by["mse_sum"]
+
+
 def test_sizes_tied_by_arithmetic_are_probed_with_ratios_kept():
     res = B.probe_all([("tied", TIED)])["tied"]
     assert res.error is None and res.probes, res.error

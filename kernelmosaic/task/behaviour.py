@@ -18,8 +18,8 @@ and ``x / (1 + torch.abs(x))`` look unrelated to it. This module runs the code i
    same weights. Integer and bool inputs are drawn by the module's own ``get_inputs`` after the
    same seed. Two value variants: signed (``3 * randn``) and positive (uniform in [0.05, 2]),
    so functions that differ only on one side of zero, or that need a positive domain, are told
-   apart. A module with one float input is also run at ranks 1-4 (``(16,)*r``) up to its own
-   rank, when it accepts them, which is how an elementwise task at rank 3 meets a KernelBench
+   apart. A module with one float input (or several of one shape: a loss, a binary op) is also
+   run at ranks 1-4 (``(16,)*r``) up to its own rank, when it accepts them, which is how an elementwise task at rank 3 meets a KernelBench
    problem at rank 2 (the second look then compares them at the task's own shape).
 3. **Compare.** Outputs are flattened and concatenated (trivial reshapes, squeezes and
    tuple-vs-tensor do not matter) and compared within ``rtol=1e-4``, ``atol=1e-6 * scale``;
@@ -196,7 +196,7 @@ def confirm_module(source: str, workdir: str, tag: str) -> dict:
 
 
 def extra_module(source: str, workdir: str, tag: str, shapes: list[list[int]]) -> dict:
-    """A problem run on other modules' input shapes (one float input), at the first size it builds at."""
+    """A problem run on other modules' input shapes (its inputs: floats of one shape), at the first size it builds at."""
     res: dict = {"probes": [], "error": "no size"}
     for size in SIZES:
         res = _probe_at(source, workdir, tag, size, extra_shapes=shapes)
@@ -262,17 +262,20 @@ def _probe_at(source: str, workdir: str, tag: str, size: int, factor: int | None
     own_key = _input_key(inputs, torch)
     shapes_to_try = [("own", inputs)]
     floats = [a for a in inputs if isinstance(a, torch.Tensor) and a.is_floating_point()]
+    # one float input, or several of one shape (a loss's predictions and targets, a binary op):
+    # such modules can be asked about other shapes
+    uniform = bool(inputs) and len(floats) == len(inputs) and len({tuple(a.shape) for a in floats}) == 1
     if extra_shapes is not None:
-        if not (len(inputs) == 1 and len(floats) == 1):
-            return {"error": "other shapes are tried only on modules with one float input", "probes": []}
-        shapes_to_try = [("extra", [torch.empty(tuple(shp), dtype=torch.float64)]) for shp in extra_shapes]
-    elif ranks and len(inputs) == 1 and len(floats) == 1:
+        if not uniform:
+            return {"error": "other shapes are tried only on modules whose inputs are floats of one shape", "probes": []}
+        shapes_to_try = [("extra", [torch.empty(tuple(shp), dtype=torch.float64)] * len(inputs)) for shp in extra_shapes]
+    elif ranks and uniform:
         for r in RANKS:
             if r > floats[0].dim():  # higher ranks only cost time: two modules meet at the lower one
                 break
             shp = (size,) * r
             if tuple(floats[0].shape) != shp:
-                shapes_to_try.append((f"rank{r}", [torch.empty(shp, dtype=torch.float64)]))
+                shapes_to_try.append((f"rank{r}", [torch.empty(shp, dtype=torch.float64)] * len(inputs)))
     res["own_key"] = json.dumps(own_key)
     n = 0
     for label, args in shapes_to_try:
@@ -299,7 +302,8 @@ def _probe_at(source: str, workdir: str, tag: str, size: int, factor: int | None
             finite = float(fin.mean()) if arr.size else 0.0
             spread = float(arr[fin].max() - arr[fin].min()) if fin.any() else 0.0
             scale = float(np.abs(arr[fin]).max()) if fin.any() else 0.0
-            degenerate = finite < 0.5 or spread <= 1e-9 * max(1.0, scale)
+            # one number (a loss, a full reduction) is not "constant": it is compared as it is
+            degenerate = finite < 0.5 or (arr.size > 1 and spread <= 1e-9 * max(1.0, scale))
             path = os.path.join(workdir, f"{tag}_{size}_{n}.npy")
             np.save(path, arr)
             n += 1
@@ -595,9 +599,9 @@ def confirm(rows: list[dict], tasks: dict[str, Probed], sources: dict[str, str],
     for r in cand:
         c = conf[r["name"]]
         key = json.loads(c.own_key) if c.own_key else None
-        if c.error or not c.probes or not key or len(key) != 1 or key[0][0] != "f":
+        if c.error or not c.probes or not key or any(k[0] != "f" or k[1] != key[0][1] for k in key):
             r["confirmed"] = None
-            r["confirm_note"] = "the second look could not run: " + (c.error or "the task has more than one input")
+            r["confirm_note"] = "the second look could not run: " + (c.error or "the task's inputs are not floats of one shape")
             continue
         kbs = [r["kb"]] + [k for k in r.get("also", []) if r["verdict"] == "same"]
         for kb in kbs:
