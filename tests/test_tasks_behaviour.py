@@ -221,7 +221,7 @@ def test_decontam_command_drops_by_behaviour_and_keeps_evidence(tmp_path):
     assert {k["name"] for k in keep} == {"gelu_tanh_fp32", "rms_bf16"}
     assert dropped["softsign_fp16"][1] == "KernelBench (behaviour)" and "L1/30_Softsign" in dropped["softsign_fp16"][2]
     # --out leaves the set as it was; --lexical-only skips the probes
-    other = tmp_path / "rows.jsonl"
+    other = tmp_path / "new" / "rows.jsonl"  # its folder is made
     (ts.root / "decontam.jsonl").unlink()
     r = CliRunner().invoke(app, ["tasks", "decontam", str(ts.root), "--kernelbench", str(kb), "--lexical-only", "--out", str(other)])
     assert r.exit_code == 0, r.output

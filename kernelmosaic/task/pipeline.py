@@ -64,6 +64,7 @@ def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESH
         r["threshold"] = threshold
         r["drop_reason"] = "lexical" if r["dropped"] else None
     target = Path(out) if out else ts.root / DECONTAM
+    target.parent.mkdir(parents=True, exist_ok=True)
     if behaviour:
         from .behaviour import behavioural_check
 
