@@ -14,11 +14,14 @@ from rich.table import Table
 from .task import TaskError, load_kernelbench, resolve_task_spec
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="KernelMosaic: verify CUDA kernels and generate repair trajectories with an LLM.")
-tasks_app = typer.Typer(no_args_is_help=True, help="Task sets: list, check and curate (generate, filter, dedup, decontam, select, review, stats).")
+tasks_app = typer.Typer(no_args_is_help=True, help="Task sets: list, check, curate (generate, filter, dedup, decontam, select, review, stats) and publish.")
 app.add_typer(tasks_app, name="tasks")
 from .task.commands import register as _register_task_commands  # noqa: E402
 
 _register_task_commands(tasks_app)
+from .task.release_cli import register as _register_release_commands  # noqa: E402
+
+_register_release_commands(tasks_app)
 guidance_app = typer.Typer(no_args_is_help=True, help="The CUDA guidance knowledge base: list, mine.")
 app.add_typer(guidance_app, name="guidance")
 from .agent.commands import register as _register_agent_commands  # noqa: E402
@@ -536,6 +539,7 @@ def export_cmd(
     stage: Optional[list[str]] = typer.Option(None, "--stage", help="steps view: only these stages (repair, optimize)."),
     val_fraction: float = typer.Option(0.1, help="Share of tasks in the validation split (split by task)."),
     kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="Drop examples whose task matches a KernelBench problem."),
+    license_id: Optional[str] = typer.Option(None, "--license", help="The card's licence field (a Hub licence id; default apache-2.0). A teacher model's terms may also apply."),
 ) -> None:
     """Export trajectories as parquet (train/validation split by task) with a dataset card."""
     from .data import StoreError
@@ -543,7 +547,8 @@ def export_cmd(
 
     try:
         res = export(store_path, view, out_dir, run_ids=run_id or None, verified_only=verified_only, min_speedup=min_speedup,
-                     max_turns=max_turns, stages=stage or None, val_fraction=val_fraction, kernelbench_dir=kernelbench)
+                     max_turns=max_turns, stages=stage or None, val_fraction=val_fraction, kernelbench_dir=kernelbench,
+                     card_info={"license": license_id} if license_id else None)
     except (ValueError, StoreError) as e:
         _fail_usage(str(e))
     except ImportError as e:
@@ -556,6 +561,9 @@ def export_cmd(
         out.print(f"[yellow]dropped[/] {d.get('task')}: matches {d.get('kernelbench_file')} ({d.get('match')}, score {d.get('score', 0):.2f})", highlight=False)
     if res.n_filtered:
         out.print("[dim]filtered: " + ", ".join(f"{k} {v}" for k, v in res.n_filtered.items()) + "[/]")
+    err.print(f"[yellow]warning:[/] the card's licence is {license_id or 'apache-2.0 (the default; set it with --license)'}; "
+              "the replies were written by the policies named in the card, and a teacher model's terms of use may "
+              "restrict how its outputs are used, whatever the licence field says", highlight=False)
 
 
 @app.command("train")

@@ -391,6 +391,31 @@ def test_dataset_card(env):
     assert meta["task_categories"] == ["text-generation"]
 
 
+def test_card_licence_is_the_users_and_names_the_policies(env):
+    """`kmosaic export --license` sets the card's licence field; the card and the command warn that
+    the teacher model's terms may apply, naming the policies that wrote the data."""
+    from typer.testing import CliRunner
+
+    from kernelmosaic.cli import app
+
+    out = env["root"] / "licensed"
+    r = CliRunner().invoke(app, ["export", "--store", str(env["store"]), "--view", "direct", "--out", str(out),
+                                 "--license", "cc-by-4.0", "--val-fraction", "0.3"])
+    assert r.exit_code == 0, r.output
+    assert "a teacher model's terms of use may" in " ".join(r.output.split()) and "cc-by-4.0" in r.output
+    card = (out / "README.md").read_text()
+    yaml = pytest.importorskip("yaml")
+    assert yaml.safe_load(card.split("---")[1])["license"] == "cc-by-4.0"
+    assert "set by whoever ran it" not in card and "by whoever ran it (`kmosaic export --license`)" in card
+    warn = card[card.index("**Warning: a teacher model's terms may apply.**"):]
+    assert "`coder-a-7b`" in warn and "`coder-b-1.5b`" in warn
+    assert "| policy (runs.model) | runs |" in card
+    # without --license: the project's licence, and the card says how to set it
+    res = go(env, "direct", "default-licence")
+    card = res.paths["card"].read_text()
+    assert "license: apache-2.0" in card and "`kmosaic export --license` sets it" in card
+
+
 # -- errors ------------------------------------------------------------------------------------------
 def test_errors_are_clear(env, tmp_path):
     with pytest.raises(ValueError, match="unknown view 'chat'.*iterative, direct, steps"):

@@ -198,7 +198,7 @@ def test_cli_pipeline_review_and_stats(tmp_path, kernelbench_dir):
     assert kmosaic("tasks", "dedup", str(pool_dir)).returncode == 0
     r = kmosaic("tasks", "select", str(pool_dir), "--out", str(out_dir), "--n", "5")
     assert r.returncode == 2 and "run `kmosaic tasks decontam` first" in r.stderr and "Traceback" not in r.stderr
-    r = kmosaic("tasks", "decontam", str(pool_dir), "--kernelbench", str(kernelbench_dir))
+    r = kmosaic("tasks", "decontam", str(pool_dir), "--kernelbench", str(kernelbench_dir), "--lexical-only")  # behaviour: test_tasks_behaviour.py
     assert r.returncode == 0, r.stderr
     _fake_results(TaskSet.open(pool_dir), tmp_path / "results.jsonl")
     r = kmosaic("tasks", "select", str(pool_dir), "--out", str(out_dir), "--n", "12", "--results", str(tmp_path / "results.jsonl"))
@@ -301,7 +301,7 @@ def test_a_second_pass_replaces_the_first_and_narrows_eligibility(tmp_path, kern
     generate_pool(pool_dir, 40, scale="small", seed=9)
     pool = TaskSet.open(pool_dir)
     pipeline.run_dedup(pool)
-    pipeline.run_decontam(pool, kernelbench_dir)
+    pipeline.run_decontam(pool, kernelbench_dir, behaviour=False)
     first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
     _fake_results(pool, first)
     rows = [json.loads(ln) for ln in first.read_text().splitlines()]

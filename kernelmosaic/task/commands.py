@@ -108,25 +108,60 @@ def register(app: typer.Typer) -> None:
     @app.command("decontam")
     def decontam_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
                      kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="KernelBench directory (L1-L3 are used)."),
-                     threshold: float = typer.Option(0.75, help="Drop tasks whose score against a KernelBench problem reaches this.")) -> None:
-        """Score every task against KernelBench L1-L3; rows (nearest problem, score) go to SET/decontam.jsonl."""
+                     threshold: float = typer.Option(0.75, help="Drop tasks whose lexical score against a KernelBench problem reaches this."),
+                     behaviour: bool = typer.Option(True, "--behaviour/--lexical-only",
+                                                    help="After the lexical screen, run the tasks and the problems on shared probe inputs and drop tasks that compute a problem's function."),
+                     jobs: int = typer.Option(1, min=1, help="Probe worker processes (CPU only)."),
+                     rows_out: Optional[Path] = typer.Option(None, "--out", help="Write the rows here instead of SET/decontam.jsonl (check a shipped set without changing it)."),
+                     json_out: bool = typer.Option(False, "--json", help="Print one JSON summary.")) -> None:
+        """Screen every task against KernelBench L1-L3 (lexical, then behavioural); rows go to SET/decontam.jsonl."""
         from rich.progress import Progress
 
         from .pipeline import run_decontam
 
         ts = _open(set_dir)
+        if rows_out is not None and rows_out.is_dir():
+            _fail(f"--out {rows_out} is a folder: give a file name (e.g. {rows_out / 'decontam.jsonl'})")
         try:
-            with Progress(console=err, transient=True) as prog:
-                bar = prog.add_task("decontam", total=len(ts.records))
-                rows = run_decontam(ts, kernelbench, threshold, progress=lambda i, n: prog.update(bar, completed=i))
+            with Progress(console=err, transient=True, disable=json_out) as prog:
+                bar = prog.add_task("lexical screen", total=len(ts.records))
+                pbar = prog.add_task("behaviour probes", total=None, visible=behaviour)
+                rows = run_decontam(ts, kernelbench, threshold, progress=lambda i, n: prog.update(bar, completed=i),
+                                    behaviour=behaviour, jobs=jobs, out=rows_out,
+                                    probe_progress=lambda i, n: prog.update(pbar, completed=i, total=n))
         except TaskError as e:
             _fail(f"{e.where}: {e.problem}")
-        drops = [r for r in rows if r["dropped"]]
-        out.print(f"{len(rows)} tasks scored; {len(drops)} dropped at score >= {threshold}")
-        t = Table("task", "nearest KernelBench problem", "score", title="highest scores", header_style="bold")
+        target = rows_out or set_dir / "decontam.jsonl"
+        lex = [r for r in rows if r.get("drop_reason") == "lexical"]
+        beh = [r for r in rows if r.get("drop_reason") == "behaviour"]
+        near = [r for r in rows if (r.get("behaviour") or {}).get("verdict") == "near"]
+        unprobed = [r for r in rows if (r.get("behaviour") or {}).get("verdict") == "not probed"]
+        summary = {"tasks": len(rows), "dropped": len(lex) + len(beh), "dropped_lexical": len(lex),
+                   "dropped_behaviour": len(beh), "near": len(near), "not_probed": len(unprobed), "rows": str(target)}
+        if behaviour:
+            summary["behaviour"] = json.loads(target.with_name(target.name + ".summary.json").read_text())
+        if json_out:
+            print(json.dumps(summary))
+            return
+        out.print(f"{len(rows)} tasks: {len(lex)} dropped by the lexical screen (score >= {threshold})"
+                  + (f", {len(beh)} by behaviour; {len(near)} near a problem (kept), {len(unprobed)} could not be probed"
+                     if behaviour else "") + f" (rows in {target})")
+        t = Table("task", "nearest KernelBench problem", "score", title="highest lexical scores", header_style="bold")
         for r in sorted(rows, key=lambda r: -r["score"])[:10]:
             t.add_row(r["name"], r["nearest"], f"{r['score']:.3f}")
         out.print(t)
+        if beh or near:
+            t = Table(title="behavioural matches", header_style="bold")
+            for col in ("task", "verdict", "KernelBench problem", "probe", "max rel. err"):
+                t.add_column(col, overflow="fold")  # names are the evidence: wrap them, never cut them
+            for r in beh + near:
+                b = r["behaviour"]
+                t.add_row(r["name"], b["verdict"], b["kb"], b["probe"], f"{b['max_rel_err']:.1e}")
+            out.print(t)
+        if behaviour:
+            s = summary["behaviour"]
+            out.print(f"probes: {s['problems_probed']}/{s['problems']} problems in {s['problems_s']} s, "
+                      f"{s['tasks_probed']}/{s['tasks']} tasks in {s['tasks_s']} s")
 
     @app.command("filter")
     def filter_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
@@ -200,13 +235,41 @@ def register(app: typer.Typer) -> None:
                    reviewer: Optional[str] = typer.Option(None, envvar="KMOSAIC_REVIEWER", help="Who decides (default: your user name)."),
                    only: str = typer.Option("undecided", help="undecided | all | auto | accepted | rejected | pending."),
                    task: Optional[list[str]] = typer.Option(None, "--task", help="Review these tasks (repeatable)."),
-                   limit: Optional[int] = typer.Option(None, min=1)) -> None:
-        """Review tasks one by one: accept / reject (a note required) / edit ($EDITOR) / skip, with who and when; saved to SET/review.jsonl."""
-        from .review import review
-
+                   limit: Optional[int] = typer.Option(None, min=1),
+                   web: bool = typer.Option(False, "--web", help="Serve a review page on 127.0.0.1 instead of the terminal UI."),
+                   port: int = typer.Option(8765, min=0, max=65535, help="--web: the port (0: any free one)."),
+                   decontam: Optional[Path] = typer.Option(None, help="--web: decontamination rows with the behavioural evidence (default SET/decontam.jsonl)."),
+                   kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="--web: show the nearest KernelBench problem's source."),
+                   open_browser: bool = typer.Option(True, "--open/--no-open", help="--web: open the page in a browser.")) -> None:
+        """Review tasks: accept / reject (a note required) / edit / skip, with who and when; saved to SET/review.jsonl. --web: in the browser."""
         if only not in ("undecided", "all", "auto", "accepted", "rejected", "pending"):
             _fail(f"--only must be undecided, all, auto, accepted, rejected or pending, not {only!r}")
         ts = _open(set_dir)
+        if web:
+            from .webreview import ReviewApp, ReviewServer
+
+            try:
+                srv = ReviewServer(ReviewApp(ts, reviewer, decontam=decontam, kernelbench=kernelbench), port)
+            except TaskError as e:
+                _fail(f"{e.where}: {e.problem}")
+            except OSError as e:
+                _fail(f"cannot serve on 127.0.0.1:{port}: {e.strerror or e} (try --port 0)")
+            out.print(f"Reviewing {ts.name} as [bold]{srv.app.who}[/] at {srv.url} (decisions go to {ts.root / 'review.jsonl'}); "
+                      "Ctrl+C stops", highlight=False)
+            if open_browser:
+                import webbrowser
+
+                webbrowser.open(srv.url)
+            try:
+                srv.httpd.serve_forever()
+            except KeyboardInterrupt:
+                pass
+            finally:
+                srv.httpd.server_close()
+            out.print("stopped; every decision was saved as it was made")
+            return
+        from .review import review
+
         try:
             review(ts, out, who=reviewer, only=only, names=task, limit=limit, ask=lambda p: out.input(p, markup=False))
         except TaskError as e:

@@ -51,12 +51,35 @@ def run_dedup(ts: TaskSet, near: float = NEAR) -> list[dict]:
     return rows
 
 
-def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESHOLD, progress=None) -> list[dict]:
-    refs = reference_index(load_kernelbench(kernelbench, (1, 2, 3)))
+def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESHOLD, progress=None, *,
+                 behaviour: bool = True, jobs: int = 1, out: Path | None = None, probe_progress=None) -> list[dict]:
+    """The lexical screen over every task, then (``behaviour``) the behavioural check over the
+    tasks it kept (:mod:`~kernelmosaic.task.behaviour`). Rows go to ``SET/decontam.jsonl``, or to
+    ``out`` so a shipped set can be checked without touching it; a summary row of the
+    behavioural pass goes to ``<rows>.summary.json``."""
+    problems = load_kernelbench(kernelbench, (1, 2, 3))
+    refs = reference_index(problems)
     rows = decontaminate([(r["name"], ts.source(r)) for r in ts.records], refs, threshold, progress=progress)
     for r in rows:
         r["threshold"] = threshold
-    _write_rows(ts.root / DECONTAM, rows)
+        r["drop_reason"] = "lexical" if r["dropped"] else None
+    target = Path(out) if out else ts.root / DECONTAM
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if behaviour:
+        from .behaviour import behavioural_check
+
+        srcs = {r["name"]: ts.source(r) for r in ts.records}
+        todo = [(r["name"], srcs[r["name"]]) for r in rows if not r["dropped"]]
+        brows, summary = behavioural_check(todo, [(p.key, p.source) for p in problems], jobs=jobs, progress=probe_progress)
+        by = {b.pop("name"): b for b in brows}
+        for r in rows:
+            b = by.get(r["name"])
+            r["behaviour"] = b if b is not None else {"verdict": "skipped", "error": "dropped by the lexical screen"}
+            if b is not None and b["verdict"] == "same":
+                r["dropped"] = True
+                r["drop_reason"] = "behaviour"
+        target.with_name(target.name + ".summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    _write_rows(target, rows)
     return rows
 
 
@@ -82,7 +105,12 @@ def eligible(ts: TaskSet, results: str | Path | dict | None = None, window: tupl
             dropped[n] = ("dedup", f"{d['kind']} duplicate", f"of {d['duplicate_of']} ({d['similarity']})")
         elif "decontam" in require and (n not in dc or dc[n]["dropped"]):
             d = dc.get(n)
-            dropped[n] = ("decontam", "KernelBench" if d else "not scored", f"nearest {d['nearest']} score {d['score']}" if d else "")
+            if d and d.get("drop_reason") == "behaviour":
+                b = d["behaviour"]
+                dropped[n] = ("decontam", "KernelBench (behaviour)",
+                              f"computes {b['kb']} on {b['probe']} (max rel. error {b['max_rel_err']:.1e})")
+            else:
+                dropped[n] = ("decontam", "KernelBench" if d else "not scored", f"nearest {d['nearest']} score {d['score']}" if d else "")
         elif "filter" in require:
             r = fr.get(n)
             if r is None:
@@ -97,7 +125,9 @@ def eligible(ts: TaskSet, results: str | Path | dict | None = None, window: tupl
                 continue
             keep.append({**rec, "eager_ms": r.get("eager_ms"), "eager_cv": r.get("eager_cv"), "gpu": r.get("gpu"),
                          "measured_flops": r.get("flops"), "measured_bytes": r.get("bytes"),
-                         "nearest_kb": dc.get(n, {}).get("nearest"), "kb_score": dc.get(n, {}).get("score")})
+                         "nearest_kb": dc.get(n, {}).get("nearest"), "kb_score": dc.get(n, {}).get("score"),
+                         **({"kb_behaviour": dc[n]["behaviour"]} if dc.get(n, {}).get("behaviour") else {})})
         else:
-            keep.append({**rec, "nearest_kb": dc.get(n, {}).get("nearest"), "kb_score": dc.get(n, {}).get("score")})
+            keep.append({**rec, "nearest_kb": dc.get(n, {}).get("nearest"), "kb_score": dc.get(n, {}).get("score"),
+                         **({"kb_behaviour": dc[n]["behaviour"]} if dc.get(n, {}).get("behaviour") else {})})
     return keep, dropped

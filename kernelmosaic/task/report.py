@@ -60,6 +60,8 @@ def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0
             row = {"name": nm, "stage": stage, "reason": why, "detail": detail}
             if stage == "decontam" and nm in dc:
                 row.update(nearest=dc[nm]["nearest"], score=dc[nm]["score"], op_sim=dc[nm]["op_sim"], src_sim=dc[nm]["src_sim"])
+                if dc[nm].get("behaviour"):
+                    row["behaviour"] = dc[nm]["behaviour"]
             if stage == "dedup" and nm in dd:
                 row.update(duplicate_of=dd[nm]["duplicate_of"], similarity=dd[nm]["similarity"], kind=dd[nm]["kind"])
             f.write(json.dumps(row) + "\n")
@@ -165,6 +167,13 @@ def write_report(pool: TaskSet, ts: TaskSet, keep: list[dict], chosen: list[dict
               "| task | ops | nearest | score | op sim | src sim |", "|---|---|---|---:|---:|---:|"]
         for n, r in dc_rows[:6] + near_cut[-6:]:
             L.append(f"| `{n}` | {' '.join(r['ops'][:6])} | {r['nearest']} | {r['score']} | {r['op_sim']} | {r['src_sim']} |")
+        beh = [(n, dc[n]["behaviour"]) for n, _ in dc_rows if dc[n].get("drop_reason") == "behaviour"]
+        if beh:
+            L += ["", f"{len(beh)} of them passed the lexical screen but compute a KernelBench function (the behavioural "
+                  "check: same outputs on shared float64 probe inputs at the task's own shrunk shape):", "",
+                  "| task | computes | probe | max rel. error |", "|---|---|---|---:|"]
+            for n, b in beh[:12]:
+                L.append(f"| `{n}` | {b['kb']} | {b['probe']} | {b['max_rel_err']:.1e} |")
         kept_scores = [r.get("kb_score") or 0 for r in chosen]
         L += ["", f"Highest score among the shipped tasks: {max(kept_scores) if kept_scores else 0:.4f} (threshold {thr}).", ""]
     L += ["## Coverage", "", f"Feature space: op histogram, category, dtype, shape class, FLOP/byte, chain length. Every eligible "
