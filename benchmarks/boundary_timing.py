@@ -115,7 +115,9 @@ def main() -> None:
             emit({"task": g["task"], "status": verdict.status, "inprocess_candidate_ms": ip_c,
                   "boundary_candidate_ms": t.candidate_ms if t else None, "inprocess_eager_ms": ip_e,
                   "boundary_eager_ms": t.eager_ms if t else None, "overhead_ms": t.overhead_ms if t else None,
-                  "checked_calls": t.checked_calls if t else None, "gpu": verdict.env.get("gpu")})
+                  "checked_calls": t.checked_calls if t else None, "gpu": verdict.env.get("gpu"),
+                  "error": None if verdict.error is None else {"kind": verdict.error.kind, "message": verdict.error.message[:500],
+                                                               "log": verdict.error.log[-1500:]}})
     ok = [r for r in rows if r.get("boundary_candidate_ms")]
     ratios = [r["boundary_candidate_ms"] / r["inprocess_candidate_ms"] for r in ok if r["inprocess_candidate_ms"] >= 1.0]
     eratios = [r["boundary_eager_ms"] / r["inprocess_eager_ms"] for r in ok if r.get("boundary_eager_ms") and r["inprocess_eager_ms"] >= 1.0]

@@ -4,8 +4,9 @@ Public API::
 
     from kernelmosaic.verify import Verifier, VerifyRequest, TimingConfig, Verdict
 
-Importing this package is cheap (stdlib only): workers import ``harness`` and torch;
-candidates import the launchers ``kernelmosaic.verify.nvrtc`` and ``kernelmosaic.verify.cc``.
+Importing this package is cheap (stdlib only). Judge processes (``worker.py``, ``judge.py``)
+import torch; candidate processes (``candidate.py``, sandboxed by ``sandbox.py``) import the
+launchers ``kernelmosaic.verify.nvrtc`` and ``kernelmosaic.verify.cc``.
 """
 
 from .policy import StaticReport, check_candidate

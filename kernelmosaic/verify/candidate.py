@@ -29,7 +29,6 @@ import socket
 import sys
 import time
 import traceback
-import types
 
 from . import launches
 from .channel import Channel, ChannelClosed, dtype_name, map_buffer, unmap

@@ -27,7 +27,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import types
 import importlib.util
 from pathlib import Path
@@ -36,10 +35,11 @@ import torch
 
 from . import sandbox
 from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
-from .channel import Channel, ChannelClosed, ChannelTimeout, ProtocolError, SharedBuffer, dtype_name
+from .channel import SharedBuffer, dtype_name
 from .compare import clone, compare, default_tolerances, flatten, same
 from .logs import trim_log
 from .machine import cpu_name
+from .procs import CandidateProcess, JobFailed, TaskProblem, _exc_text
 from .rules import dynamic_rejections
 from .spec import JobSpec
 from .timing import SOL_MARGIN, Flusher, cv
@@ -48,211 +48,12 @@ from .variants import shape_variant_source
 CALIBRATION_CALLS = 15
 
 
-class JobFailed(Exception):
-    """Stops the job with a verdict status; carries the verdict fields."""
-
-    def __init__(self, status: str, kind: str, message: str, log: str = "", **extra):
-        super().__init__(message)
-        self.status = status
-        self.error = {"kind": kind, "message": message, "log": log}
-        self.extra = extra
-
-
-class TaskProblem(Exception):
-    """The reference itself is broken: the task is flagged, not the candidate."""
-
-
-def _exc_text(e: BaseException, limit: int = 12) -> str:
-    return "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-limit))
-
-
 def _exec_module(path: Path, name: str) -> types.ModuleType:
     spec = importlib.util.spec_from_file_location(name, str(path))
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
-
-
-# -- the candidate process ---------------------------------------------------------------------------------
-def _candidate_exec_paths() -> list[str]:
-    """What a candidate process may execute besides Python: Triton's bundled ptxas and the CUDA
-    toolkit (Triton compiles on first launch). No shell is among them."""
-    out = []
-    spec = importlib.util.find_spec("triton")
-    if spec and spec.origin:
-        out.append(str(Path(spec.origin).parent))
-    for p in toolchain_paths():
-        if "cuda" in p or "nvvm" in p:
-            out.append(p)
-    return out
-
-
-def refused_layers_file(build_dir: str) -> Path:
-    return Path(build_dir).parent / "sandbox-refused.json"
-
-
-class CandidateProcess:
-    """A sandboxed process running ``kernelmosaic.verify.candidate``, and the judge's end of its channel."""
-
-    def __init__(self, device: str, build_dir: str, role: str = "candidate"):
-        self.device, self.build_dir, self.role = device, build_dir, role
-        self.root = Path(tempfile.mkdtemp(prefix=f"kmosaic-{role}-"))
-        self.workdir = self.root / "work"  # the only place it may write
-        self.workdir.mkdir()
-        self.log_path = self.root / "log.txt"
-        skip = {}
-        try:
-            skip = json.loads(refused_layers_file(build_dir).read_text()).get(device, {})
-        except (OSError, ValueError, AttributeError):
-            pass
-        self.skipped = dict(skip)
-        self.proc = None
-        self.ready: dict | None = None
-        self._start([layer for layer in sandbox.LAYERS if layer not in skip])
-
-    def _start(self, want: list[str]) -> None:
-        os.chmod(self.root, 0o755)
-        self.ch, theirs = Channel.pair()
-        cfg = sandbox.SandboxConfig(workdir=str(self.workdir), readonly=[self.build_dir],
-                                    execute=_candidate_exec_paths(), want=want)
-        env = dict(os.environ)
-        for k in list(env):
-            if k.startswith("KMOSAIC_") and k not in ("KMOSAIC_LANDLOCK_DROP",):
-                env.pop(k)
-        w = str(self.workdir)
-        # every cache a candidate's libraries write goes to its private folder
-        env.update(HOME=w, TMPDIR=w, XDG_CACHE_HOME=w + "/.cache", CUPY_CACHE_DIR=w + "/cupy",
-                   TRITON_CACHE_DIR=w + "/triton", TORCH_EXTENSIONS_DIR=w + "/torch_extensions",
-                   PYTHONDONTWRITEBYTECODE="1")
-        self.log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(
-            sandbox.command(cfg, [sys.executable, "-m", "kernelmosaic.verify.candidate", str(theirs.fileno()), self.device]),
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT, env=env,
-            close_fds=True)
-        theirs.close()
-
-    def wait_ready(self, timeout: float) -> dict:
-        """The sandbox report; restarts once without a layer the device's driver cannot run under."""
-        if self.ready is not None:
-            return self.ready
-        msg = self._recv(timeout, "startup")
-        if msg.get("event") != "ready":
-            raise JobFailed("runtime_error", "protocol", "the candidate process did not start properly")
-        if not msg.get("ok"):
-            layers = msg.get("sandbox") or {}
-            if self.device == "cuda" and layers.get("landlock", "").startswith("on"):
-                # measured on an H200: CUDA's initialisation fails with error 304 under any landlock
-                # ruleset. Fall back to the other layers, and remember it for the next processes.
-                reason = f"off: the GPU driver does not start under it ({str(msg.get('error'))[:120]})"
-                self.skipped["landlock"] = reason
-                _remember_refusal(self.build_dir, self.device, "landlock", reason)
-                self.kill()
-                self._start([layer for layer in sandbox.LAYERS if layer not in self.skipped])
-                return self.wait_ready(timeout)
-            raise JobFailed("runtime_error", "infra", f"the candidate process could not start: {msg.get('error')}",
-                            str(msg.get("log", ""))[-3000:], infra=True)
-        layers = {k: str(v) for k, v in (msg.get("sandbox") or {}).items()}
-        for k, v in self.skipped.items():
-            layers[k] = v
-        self.ready = {**msg, "sandbox": layers}
-        return self.ready
-
-    def _recv(self, timeout: float | None, what: str) -> dict:
-        try:
-            return self.ch.recv_json(timeout)
-        except ChannelClosed:
-            raise JobFailed("runtime_error", "crash", f"{self.exit_description()} during {what}", self.log_tail()) from None
-        except ChannelTimeout:
-            raise JobFailed("timeout", "timeout", f"the candidate process did not answer within {timeout:g} s ({what})") from None
-        except ProtocolError as e:
-            raise JobFailed("rejected", "rule", f"the candidate process broke the protocol: {e}",
-                            rejection=("protocol", str(e))) from None
-
-    def request(self, msg: dict, fds=(), on_build=None, what: str = "a call") -> dict:
-        try:
-            self.ch.send_pickle(msg, fds)
-        except ChannelClosed:
-            raise JobFailed("runtime_error", "crash", f"{self.exit_description()} before {what}", self.log_tail()) from None
-        while True:
-            reply = self._recv(None, what)
-            if reply["event"] == "build" and on_build is not None:
-                answer, afds = on_build(reply.get("request"))
-                try:
-                    self.ch.send_pickle(answer, afds)
-                except ChannelClosed:
-                    raise JobFailed("runtime_error", "crash", f"{self.exit_description()} while building", self.log_tail()) from None
-                finally:
-                    for fd in afds:
-                        os.close(fd)
-                continue
-            return reply
-
-    def exit_description(self) -> str:
-        try:
-            rc = self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            return "the candidate process stopped answering"
-        if rc < 0 or rc >= 128:
-            import signal
-
-            sig = -rc if rc < 0 else rc - 128
-            try:
-                name = signal.Signals(sig).name
-            except ValueError:
-                name = f"signal {sig}"
-            hint = {"SIGSEGV": " (segmentation fault: an invalid memory access)", "SIGBUS": " (bus error)",
-                    "SIGABRT": " (abort)", "SIGFPE": " (arithmetic exception)", "SIGKILL": " (killed: out of memory?)"}.get(name, "")
-            return f"the candidate process was killed by {name}{hint}"
-        return f"the candidate process exited with code {rc}"
-
-    def log_tail(self, limit: int = 6000) -> str:
-        try:
-            with open(self.log_path, "rb") as f:
-                f.seek(0, 2)
-                f.seek(max(0, f.tell() - limit))
-                return f.read().decode(errors="replace")
-        except OSError:
-            return ""
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            try:
-                self.proc.kill()  # the launcher; its PID namespace (when there is one) dies with it
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                pass
-        self.ch.close()
-        try:
-            self.log.close()
-        except OSError:
-            pass
-
-    def close(self) -> None:
-        try:
-            self.ch.send_pickle({"op": "exit"})
-        except ChannelClosed:
-            pass
-        self.kill()
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
-def _remember_refusal(build_dir: str, device: str, layer: str, reason: str) -> None:
-    path = refused_layers_file(build_dir)
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        data = {}
-    data.setdefault(device, {})[layer] = reason
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    try:
-        tmp.write_text(json.dumps(data, indent=1))
-        os.replace(tmp, path)
-    except OSError:
-        pass
 
 
 # -- slots: the buffers of one call shape -------------------------------------------------------------------
@@ -661,6 +462,9 @@ class Judge:
         t0 = time.perf_counter()
         seeds = self.spec.seeds
         cases = {0: self.reference_case(mod, ref, seeds[0])}
+        t = next((x for x in flatten(cases[0][1]) if isinstance(x, torch.Tensor)), None)
+        self.tolerances = default_tolerances(t.dtype if t is not None else torch.float32)
+        self.tolerances.update({k: v for k, v in (self.spec.tolerances or {}).items() if v is not None})
         if len(seeds) >= 2:
             # a task whose output ignores its inputs lets any constant pass: flag it first
             cases[1] = self.reference_case(mod, ref, seeds[1])
@@ -732,6 +536,17 @@ class Judge:
         self.notes.append(f"also correct on a {what}")
 
     # -- timing ---------------------------------------------------------------------------------------------------------
+    def timing_sets(self, mod, ref) -> tuple[list, list]:
+        """The timing seeds' inputs and the reference's answers for them."""
+        sets = [self.make_inputs(mod, s) for s in self.spec.timing_seeds]
+        try:
+            with torch.no_grad():
+                answers = [ref(*clone(s_)) for s_ in sets]
+            self.sync()
+        except BaseException as e:  # noqa: BLE001
+            raise TaskProblem(f"the reference forward raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+        return sets, answers
+
     def timed_call(self, proc: CandidateProcess, s: Slot, mode: str, flush) -> tuple[float, dict]:
         """One call by the judge's clock: from the request to a private copy of the output in hand."""
         s.poison()
@@ -895,18 +710,9 @@ class Judge:
             sets = answers = None
             flush = None
             self.start_candidate()
-            first = self.reference_case(mod, ref, self.spec.seeds[0])[1]
-            t = next((x for x in flatten(first) if isinstance(x, torch.Tensor)), None)
-            self.tolerances = default_tolerances(t.dtype if t is not None else torch.float32)
-            self.tolerances.update({k: v for k, v in (self.spec.tolerances or {}).items() if v is not None})
             overhead = 0.0
             if timing_on:
-                sets = [self.make_inputs(mod, s) for s in self.spec.timing_seeds]
-                answers = []
-                for s_ in sets:
-                    with torch.no_grad():
-                        answers.append(ref(*clone(s_)))
-                self.sync()
+                sets, answers = self.timing_sets(mod, ref)
                 flush = Flusher(self.device)
                 # before any candidate code exists in that process: it cannot skew its own overhead
                 overhead = self.calibrate(self.cand, sets, answers, flush)
@@ -996,12 +802,7 @@ class Judge:
             mod = self.load_reference(self.spec.reference)
             init = self.init_inputs(mod)
             ref = self.build_reference(mod, init)
-            sets = [self.make_inputs(mod, s) for s in self.spec.timing_seeds]
-            answers = []
-            for s_ in sets:
-                with torch.no_grad():
-                    answers.append(ref(*clone(s_)))
-            self.sync()
+            sets, answers = self.timing_sets(mod, ref)
             b = self.baselines(mod, init, sets, answers, Flusher(self.device))
             result.update(eager_ms=b.get("eager_ms"), eager_cv=b.get("eager_cv"), n=self.spec.timing.n,
                           compile_ms=b.get("compile_ms"), compile_cv=b.get("compile_cv"), overhead_ms=b.get("overhead_ms"))

@@ -44,6 +44,12 @@ _FORBIDDEN_MODULES = {
     "kernelmosaic.verify.launches": "introspection",
     "kernelmosaic.verify.harness": "introspection",
     "kernelmosaic.verify.worker": "introspection",
+    "kernelmosaic.verify.judge": "introspection",
+    "kernelmosaic.verify.procs": "introspection",
+    "kernelmosaic.verify.candidate": "introspection",
+    "kernelmosaic.verify.channel": "introspection",
+    "kernelmosaic.verify.sandbox": "introspection",
+    "kernelmosaic.verify.builder": "introspection",
     # I/O
     "socket": "io",
     "urllib": "io",

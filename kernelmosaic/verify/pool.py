@@ -138,15 +138,7 @@ class WorkerProcess:
             rc = self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             return "the worker stopped answering"
-        if rc < 0:
-            try:
-                name = signal.Signals(-rc).name
-            except ValueError:
-                name = f"signal {-rc}"
-            hint = {"SIGSEGV": " (segmentation fault: an invalid memory access)", "SIGBUS": " (bus error: a misaligned or unmapped access)",
-                    "SIGABRT": " (abort)", "SIGFPE": " (arithmetic exception)", "SIGKILL": " (killed: out of memory?)"}.get(name, "")
-            return f"the worker process was killed by {name}{hint}"
-        return f"the worker process exited with code {rc}"
+        return describe_exit(rc, "the worker process")
 
     def log_tail(self, limit: int = 6000) -> str:
         try:
@@ -157,6 +149,21 @@ class WorkerProcess:
                 return f.read().decode(errors="replace")
         except OSError:
             return ""
+
+
+def describe_exit(rc: int, who: str) -> str:
+    """"the candidate process was killed by SIGSEGV (segmentation fault: ...)" and the like. A
+    return code of 128 + N is signal N too: a launcher reports its child's death that way."""
+    if rc < 0 or rc > 128:
+        sig = -rc if rc < 0 else rc - 128
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        hint = {"SIGSEGV": " (segmentation fault: an invalid memory access)", "SIGBUS": " (bus error: a misaligned or unmapped access)",
+                "SIGABRT": " (abort)", "SIGFPE": " (arithmetic exception)", "SIGKILL": " (killed: out of memory?)"}.get(name, "")
+        return f"{who} was killed by {name}{hint}"
+    return f"{who} exited with code {rc}"
 
 
 class _Lane:

@@ -1,7 +1,8 @@
 """The orchestrator: candidate source + task -> Verdict, through isolated workers.
 
 This process parses candidates (static rules) but never imports them, and it never
-imports torch. Workers do the rest (``harness.py``). Baselines (eager and
+imports torch. Judge processes do the rest (``judge.py``), each with its candidate in a
+sandboxed process of its own (``candidate.py``). Baselines (eager and
 torch.compile times) are properties of the task and the machine, so they are
 cached per (task hash, device, torch version, timing settings) and reused, timed
 with the same method as candidates.

@@ -35,9 +35,11 @@ def main() -> None:
 
     t0 = time.perf_counter()
     faulthandler.enable()  # on SIGSEGV/SIGBUS the Python stack goes to the log, which the verdict quotes
-    from . import sandbox
+    from . import procs, sandbox
 
     sandbox.harden_judge()
+    # the first candidate process starts before this one imports torch: the two warm up together
+    cand = procs.CandidateProcess(args.device, args.build_dir) if args.build_dir else None
     import torch
 
     from . import judge
@@ -49,8 +51,6 @@ def main() -> None:
         torch.cuda.init()
         torch.zeros(1, device=device).add_(1)
         torch.cuda.synchronize(device)
-    # the first candidate process starts while this one warms up
-    cand = judge.CandidateProcess(args.device, args.build_dir) if args.build_dir else None
     info = {"torch": torch.__version__, "cuda": torch.version.cuda}
     if device.type == "cuda":
         cap = torch.cuda.get_device_capability(device)
@@ -58,7 +58,7 @@ def main() -> None:
     if cand is not None:
         try:
             cand.wait_ready(240)
-        except judge.JobFailed as f:
+        except procs.JobFailed as f:
             # reported with the first job: a judge that cannot start candidates still answers
             info["candidate_start"] = f.error["message"]
             cand.close()
@@ -91,7 +91,7 @@ def main() -> None:
             gc.collect()
             torch.cuda.empty_cache()
         if args.jobs > 1 and args.build_dir:
-            cand = judge.CandidateProcess(args.device, args.build_dir)
+            cand = procs.CandidateProcess(args.device, args.build_dir)
     out.flush()
     if cand is not None:
         cand.close()
