@@ -22,7 +22,7 @@ def cpu_verifier(cache_dir):
     from kernelmosaic.verify import Verifier
 
     # short run-phase limits: the hang test waits for one of them
-    v = Verifier(device="cpu", workers=2, cache_dir=cache_dir, timeouts={"check": 45, "time": 240, "load": 60})
+    v = Verifier(device="cpu", workers=2, cache_dir=cache_dir, timeouts={"check": 25, "time": 240, "load": 60})
     yield v
     v.close()
 

@@ -303,7 +303,7 @@ class WorkerPool:
         workers: int | None = None,
         gpus: list[str] | None = None,
         prewarm: bool = True,
-        jobs_per_worker: int = 1,
+        jobs_per_worker: int = 32,
         env: dict[str, str] | None = None,
         spares: int | None = None,
         build_dir: str | None = None,
@@ -312,7 +312,9 @@ class WorkerPool:
         if not prewarm:
             spares = 0
         elif spares is None:
-            spares = 3 if device == "cuda" else 1
+            # a judge that serves many jobs keeps its next candidate process warm itself; spare
+            # judges then only cover a judge that died
+            spares = (3 if device == "cuda" else 1) if jobs_per_worker <= 1 else (1 if device == "cuda" else 0)
         self.lanes: list[_Lane] = []
         if device == "cuda":
             gpus = gpus if gpus is not None else detect_gpus()

@@ -114,7 +114,9 @@ class Verifier:
         cache_dir: str | os.PathLike | None = None,
         timeouts: dict[str, float] | None = None,
         prewarm: bool = True,
-        jobs_per_worker: int = 1,
+        # a judge runs no candidate code (each job gets a fresh candidate process), so one judge
+        # may serve many jobs: half the interpreter starts per verdict
+        jobs_per_worker: int = 32,
         spares: int | None = None,
         ceilings: dict | None = None,
     ):

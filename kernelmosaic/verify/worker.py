@@ -24,8 +24,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--fd", type=int, required=True)
-    ap.add_argument("--jobs", type=int, default=1, help="jobs before exiting (1: a fresh process per candidate)")
-    ap.add_argument("--build-dir", default=None, help="the build cache, to start the candidate process early")
+    ap.add_argument("--jobs", type=int, default=1, help="jobs before exiting (each job has a fresh candidate process)")
+    ap.add_argument("--build-dir", default=None, help="the build cache, to start candidate processes early")
+    ap.add_argument("--warm", type=int, default=1, help="candidate processes kept started ahead of the jobs")
     args = ap.parse_args()
     out = os.fdopen(args.fd, "w", buffering=1)
 
@@ -38,8 +39,18 @@ def main() -> None:
     from . import procs, sandbox
 
     sandbox.harden_judge()
-    # the first candidate process starts before this one imports torch: the two warm up together
-    cand = procs.CandidateProcess(args.device, args.build_dir) if args.build_dir else None
+    # candidate processes start before this one imports torch: they warm up together. A judge runs
+    # no candidate code, so it serves many jobs; each job takes a fresh, warm candidate process.
+    from collections import deque
+
+    warm: deque = deque()
+    jobs_left = max(1, args.jobs)
+
+    def refill() -> None:
+        while args.build_dir and len(warm) < min(max(1, args.warm), jobs_left):
+            warm.append(procs.CandidateProcess(args.device, args.build_dir))
+
+    refill()
     import torch
 
     from . import judge
@@ -55,32 +66,28 @@ def main() -> None:
     if device.type == "cuda":
         cap = torch.cuda.get_device_capability(device)
         info.update(gpu=torch.cuda.get_device_name(device), arch=f"{cap[0]}.{cap[1]}")
-    if cand is not None:
+    if warm:
         try:
-            cand.wait_ready(240)
+            warm[0].wait_ready(240)
         except procs.JobFailed as f:
             # reported with the first job: a judge that cannot start candidates still answers
             info["candidate_start"] = f.error["message"]
-            cand.close()
-            cand = None
+            warm.popleft().close()
     emit({"event": "ready", "pid": os.getpid(), "startup_s": round(time.perf_counter() - t0, 3), "env": info})
 
-    for _ in range(max(1, args.jobs)):
+    while jobs_left > 0:
         line = sys.stdin.readline()
         if not line:
             break
         spec = JobSpec.from_json(line)
         if spec.kind == "ceilings":
-            if cand is not None:
-                cand.close()
-                cand = None
+            jobs_left -= 1
             emit({"event": "result", "ceilings": measure_ceilings(device)})
             continue
-        if spec.kind == "baseline" and cand is not None:
-            cand.close()
-            cand = None
+        cand = warm.popleft() if warm and spec.kind != "baseline" else None
+        jobs_left -= 1
+        refill()  # the next job's candidate process warms up while this job runs
         j = judge.Judge(spec, emit, cand)
-        cand = None
         result = j.build_only() if spec.kind == "build" else j.run_baseline() if spec.kind == "baseline" else j.run()
         emit({"event": "result", **result})
         del j
@@ -90,11 +97,9 @@ def main() -> None:
                 torch._dynamo.reset()
             gc.collect()
             torch.cuda.empty_cache()
-        if args.jobs > 1 and args.build_dir:
-            cand = procs.CandidateProcess(args.device, args.build_dir)
     out.flush()
-    if cand is not None:
-        cand.close()
+    for c in warm:
+        c.close()
     # skip interpreter teardown: CUDA libraries must not hang the exit
     os._exit(0)
 
