@@ -45,7 +45,7 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
     from ..verify.compare import flatten as _flatten
     from ..verify.compare import same as _same
     from ..verify.judge import Judge, TaskProblem
-    from ..verify.spec import JobSpec, TimingSpec
+    from ..verify.spec import JobSpec, TimingConfig
     from ..verify.timing import Flusher as _Flusher
     from ..verify.timing import time_in_process
 
@@ -53,7 +53,7 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kmosaic-filter-") as wd:
         # the judge's reference helpers only: no candidate is involved in curating a task
-        job = Judge(JobSpec(device=device, reference=source, timing=TimingSpec(n=n_timing, warmup=warmup)), workdir=wd)
+        job = Judge(JobSpec(device=device, reference=source, timing=TimingConfig(n=n_timing, warmup=warmup)), workdir=wd)
         try:
             mod = job.load_reference(source)
             init = job.init_inputs(mod)

@@ -8,12 +8,16 @@ from typing import Any
 
 
 @dataclass
-class TimingSpec:
+class TimingConfig:
+    """How a verdict times: part of the public API (``kernelmosaic.verify.TimingConfig``) and of
+    the job spec. ``use_cache`` is the orchestrator's business; the judge ignores it."""
+
     enabled: bool = True
     n: int = 30
     warmup: int = 3
     eager: bool = True
-    compile: bool = True
+    compile: bool = True  # time torch.compile(Model) too
+    use_cache: bool = True  # reuse cached eager/compile baselines for the same task and machine
 
 
 @dataclass
@@ -33,7 +37,7 @@ class JobSpec:
     tolerances: dict[str, float | None] = field(default_factory=dict)
     kernel_names: list[str] = field(default_factory=list)
     build_dir: str = ""
-    timing: TimingSpec = field(default_factory=TimingSpec)
+    timing: TimingConfig = field(default_factory=TimingConfig)
     ceilings: dict[str, float] | None = None
     # eager/compile times given or cached by the orchestrator: {eager_ms, eager_cv, compile_ms, compile_cv}
     baselines: dict[str, Any] | None = None
@@ -48,6 +52,6 @@ class JobSpec:
         known = {f.name for f in fields(cls)}
         d = {k: v for k, v in d.items() if k in known}
         if isinstance(d.get("timing"), dict):
-            tk = {f.name for f in fields(TimingSpec)}
-            d["timing"] = TimingSpec(**{k: v for k, v in d["timing"].items() if k in tk})
+            tk = {f.name for f in fields(TimingConfig)}
+            d["timing"] = TimingConfig(**{k: v for k, v in d["timing"].items() if k in tk})
         return cls(**d)

@@ -26,21 +26,11 @@ from ..task import Task, TaskError
 from .machine import cpu_name
 from .policy import check_candidate
 from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, run_one_off
-from .spec import JobSpec, TimingSpec
+from .spec import JobSpec, TimingConfig
 from .verdict import BACKENDS, POLICIES, Failure, Rejection, Verdict
 
 # backends whose builds are slow enough to run in parallel CPU processes ahead of the GPU
 _PREBUILT_BACKENDS = ("cuda", "cpp")
-
-
-@dataclass
-class TimingConfig:
-    enabled: bool = True
-    n: int = 30
-    warmup: int = 3
-    eager: bool = True
-    compile: bool = True  # time torch.compile(Model) too
-    use_cache: bool = True  # reuse cached eager/compile baselines for the same task and machine
 
 
 @dataclass
@@ -191,7 +181,7 @@ class Verifier:
         rng = random.Random(secrets.randbits(31))
         job = JobSpec(kind="baseline", device=self.device, reference=task.source, seeds=[rng.randrange(1, 2**31 - 1)],
                       timing_seeds=[rng.randrange(1, 2**31 - 1) for _ in range(2)], build_dir=str(self.build_dir),
-                      timing=TimingSpec(n=timing.n, warmup=timing.warmup, compile=timing.compile))
+                      timing=timing)
         out = self.pool.run(job, self.timeouts)
         if out.failure is not None:
             raise TaskError(task.path or task.key, f"timing the reference failed: {out.message}")
@@ -249,8 +239,7 @@ class Verifier:
             kind="verify", device=self.device, backend=req.backend, policy=req.policy, reference=req.task.source,
             candidate=req.candidate, seeds=seeds, timing_seeds=timing_seeds, tolerances=dict(req.tolerances),
             kernel_names=static.kernel_names, build_dir=str(self.build_dir),
-            timing=TimingSpec(enabled=req.timing.enabled, n=req.timing.n, warmup=req.timing.warmup,
-                              eager=req.timing.eager, compile=req.timing.compile),
+            timing=req.timing,
             ceilings=self._ceilings,
         )
         build_s = 0.0
