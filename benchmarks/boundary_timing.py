@@ -62,12 +62,21 @@ if which == "candidate":
                 theirs[k].copy_(t)
 else:
     model = ref
-ts = time_in_process(model, sets, n, warmup, Flusher(dev), dev)
-print(json.dumps({"median_ms": statistics.median(ts)}))
+flush = Flusher(dev)
+ts = time_in_process(model, sets, n, warmup, flush, dev)
+# the same calls by the host clock: flush, sync, then perf_counter around forward and a device sync
+import time
+hs = []
+with torch.no_grad():
+    for i in range(n):
+        flush(); torch.cuda.synchronize(dev)
+        t = time.perf_counter(); model(*sets[i % 2]); torch.cuda.synchronize(dev)
+        hs.append((time.perf_counter() - t) * 1e3)
+print(json.dumps({"median_ms": statistics.median(ts), "host_median_ms": statistics.median(hs)}))
 '''
 
 
-def inprocess(task_file: str, cand_file: str, n: int, warmup: int, which: str) -> float:
+def inprocess(task_file: str, cand_file: str, n: int, warmup: int, which: str) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(_INPROC)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -76,7 +85,21 @@ def inprocess(task_file: str, cand_file: str, n: int, warmup: int, which: str) -
     os.unlink(f.name)
     if p.returncode != 0:
         raise RuntimeError(p.stderr[-2000:])
-    return json.loads(p.stdout.strip().splitlines()[-1])["median_ms"]
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def start_mps(root: Path) -> dict:
+    """An MPS control daemon of our own (nvidia-cuda-mps-control), its pipes under ``root``."""
+    env = {"CUDA_MPS_PIPE_DIRECTORY": str(root / "pipe"), "CUDA_MPS_LOG_DIRECTORY": str(root / "log")}
+    for d in env.values():
+        Path(d).mkdir(parents=True, exist_ok=True)
+        os.chmod(d, 0o777)
+    subprocess.run(["nvidia-cuda-mps-control", "-d"], env=dict(os.environ, **env), check=True, timeout=60)
+    return env
+
+
+def stop_mps(env: dict) -> None:
+    subprocess.run(["nvidia-cuda-mps-control"], input="quit\n", text=True, env=dict(os.environ, **env), timeout=60)
 
 
 def main() -> None:
@@ -86,12 +109,18 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--tasks", default="", help="only these gold tasks, e.g. L1/47,L1/19")
+    ap.add_argument("--diagnostics", action="store_true", help="break each timed call down (TimingConfig.diagnostics)")
+    ap.add_argument("--mps", action="store_true", help="also time across the boundary under an MPS daemon of our own "
+                    "(the candidate's own-uid layer off: an MPS server serves one user)")
     a = ap.parse_args()
     from kernelmosaic.task import Task
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 
     kb = Path(a.kernelbench)
     gold = json.loads((KERNELS / "manifest.json").read_text())["gold"][: a.limit or None]
+    if a.tasks:
+        gold = [g for g in gold if g["task"] in a.tasks.split(",")]
     rows = []
 
     def emit(rec):
@@ -102,29 +131,58 @@ def main() -> None:
                 f.write(json.dumps(rec) + "\n")
 
     emit({"event": "start", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "n": a.n, "warmup": a.warmup})
-    timing = TimingConfig(enabled=True, n=a.n, warmup=a.warmup, compile=False, use_cache=False)
+    timing = TimingConfig(enabled=True, n=a.n, warmup=a.warmup, compile=False, use_cache=False, diagnostics=a.diagnostics)
+
+    def boundary(v, g, task, cand_file, variant):
+        verdict = v.verify(VerifyRequest(candidate=Path(cand_file).read_text(), task=task, backend="nvrtc", timing=timing))
+        t = verdict.timing
+        return {"variant": variant, "status": verdict.status, "boundary_candidate_ms": t.candidate_ms if t else None,
+                "boundary_eager_ms": t.eager_ms if t else None, "overhead_ms": t.overhead_ms if t else None,
+                "checked_calls": t.checked_calls if t else None, "diagnostics": t.diagnostics if t else None,
+                "layers": verdict.isolation.layers if verdict.isolation else None, "gpu": verdict.env.get("gpu"),
+                "error": None if verdict.error is None else {"kind": verdict.error.kind, "message": verdict.error.message[:500],
+                                                             "log": verdict.error.log[-1500:]}}
+
+    cases = []
+    for g in gold:
+        task_file = str(kb / g["file"])
+        cand_file = str(KERNELS / g["dir"] / "nvrtc.py")
+        cases.append((g, Task(name=g["task"].replace("/", "_"), source=Path(task_file).read_text(), path=task_file), task_file, cand_file))
     with Verifier(device="cuda", cache_dir=tempfile.mkdtemp(prefix="kmosaic-bt-"), spares=1) as v:
-        for g in gold:
-            task_file = str(kb / g["file"])
-            cand_file = str(KERNELS / g["dir"] / "nvrtc.py")
-            task = Task(name=g["task"].replace("/", "_"), source=Path(task_file).read_text(), path=task_file)
+        for g, task, task_file, cand_file in cases:
             ip_c = inprocess(task_file, cand_file, a.n, a.warmup, "candidate")
             ip_e = inprocess(task_file, cand_file, a.n, a.warmup, "eager")
-            verdict = v.verify(VerifyRequest(candidate=Path(cand_file).read_text(), task=task, backend="nvrtc", timing=timing))
-            t = verdict.timing
-            emit({"task": g["task"], "status": verdict.status, "inprocess_candidate_ms": ip_c,
-                  "boundary_candidate_ms": t.candidate_ms if t else None, "inprocess_eager_ms": ip_e,
-                  "boundary_eager_ms": t.eager_ms if t else None, "overhead_ms": t.overhead_ms if t else None,
-                  "checked_calls": t.checked_calls if t else None, "gpu": verdict.env.get("gpu"),
-                  "error": None if verdict.error is None else {"kind": verdict.error.kind, "message": verdict.error.message[:500],
-                                                               "log": verdict.error.log[-1500:]}})
-    ok = [r for r in rows if r.get("boundary_candidate_ms")]
-    ratios = [r["boundary_candidate_ms"] / r["inprocess_candidate_ms"] for r in ok if r["inprocess_candidate_ms"] >= 1.0]
-    eratios = [r["boundary_eager_ms"] / r["inprocess_eager_ms"] for r in ok if r.get("boundary_eager_ms") and r["inprocess_eager_ms"] >= 1.0]
-    emit({"event": "summary", "kernels": len(ok), "kernels_1ms_or_more": len(ratios),
-          "median_ratio_candidate": statistics.median(ratios) if ratios else None,
-          "median_ratio_eager": statistics.median(eratios) if eratios else None,
-          "ratios_candidate": [round(x, 4) for x in ratios], "ratios_eager": [round(x, 4) for x in eratios]})
+            emit({"task": g["task"], "inprocess_candidate_ms": ip_c["median_ms"], "inprocess_candidate_host_ms": ip_c["host_median_ms"],
+                  "inprocess_eager_ms": ip_e["median_ms"], "inprocess_eager_host_ms": ip_e["host_median_ms"],
+                  **boundary(v, g, task, cand_file, "boundary")})
+    if a.mps:
+        root = Path(tempfile.mkdtemp(prefix="kmosaic-mps-"))
+        os.chmod(root, 0o755)
+        env = start_mps(root)
+        os.environ.update(env)
+        try:
+            cache = Path(tempfile.mkdtemp(prefix="kmosaic-bt-mps-"))
+            (cache / "sandbox-refused.json").write_text(json.dumps({"cuda": {"uid": "off: MPS serves one user (benchmark)"}}))
+            with Verifier(device="cuda", cache_dir=str(cache), spares=1) as v:
+                for g, task, task_file, cand_file in cases:
+                    emit({"task": g["task"], **boundary(v, g, task, cand_file, "boundary_mps")})
+        finally:
+            for k in env:
+                os.environ.pop(k, None)
+            stop_mps(env)
+    summary = {"event": "summary"}
+    by_task = {r["task"]: r for r in rows if r.get("variant") == "boundary"}
+    for variant in ("boundary", "boundary_mps"):
+        ok = [r for r in rows if r.get("variant") == variant and r.get("boundary_candidate_ms")]
+        ip = [(r, by_task[r["task"]]) for r in ok if r["task"] in by_task]
+        ratios = [r["boundary_candidate_ms"] / b["inprocess_candidate_ms"] for r, b in ip if b["inprocess_candidate_ms"] >= 1.0]
+        eratios = [r["boundary_eager_ms"] / b["inprocess_eager_ms"] for r, b in ip
+                   if r.get("boundary_eager_ms") and b["inprocess_eager_ms"] >= 1.0]
+        summary[variant] = {"kernels": len(ok), "kernels_1ms_or_more": len(ratios),
+                            "median_ratio_candidate": statistics.median(ratios) if ratios else None,
+                            "median_ratio_eager": statistics.median(eratios) if eratios else None,
+                            "ratios_candidate": [round(x, 4) for x in ratios], "ratios_eager": [round(x, 4) for x in eratios]}
+    emit(summary)
 
 
 if __name__ == "__main__":

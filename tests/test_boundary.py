@@ -321,3 +321,33 @@ def test_a_tampered_library_in_the_cache_is_rebuilt_not_loaded(verifier):
     assert again.status == "correct", again.error
     # the library this candidate needs was built again (the others stay broken until asked for)
     assert any(lib.read_bytes()[:4] == b"\x7fELF" and len(lib.read_bytes()) > 100 for lib in libs)
+
+
+# -- the judge's comparison, slice by slice -------------------------------------------------------
+
+
+def test_compare_in_slices_agrees_with_one_slice(monkeypatch):
+    """A 6 GiB output is compared in slices; the verdict and its statistics must not depend on
+    where the slices fall (NaN, Inf, the first bad element, the norms)."""
+    import torch
+    from kernelmosaic.verify import compare as cmp
+
+    torch.manual_seed(0)
+    ref = torch.randn(1000, 37)
+    ref[3, 4] = float("nan")
+    ref[500, 1] = float("inf")
+    good = ref.clone()
+    good[10, 10] += 1e-6
+    bad = ref.clone()
+    bad[700, 5] += 1.0
+    bad[900, 0] = float("nan")
+    tol = cmp.default_tolerances(torch.float32)
+    whole = [cmp.compare(ref, x, tol, 0) for x in (good, bad)]
+    monkeypatch.setattr(cmp, "CHUNK", 1000)  # 37 slices, boundaries inside rows
+    sliced = [cmp.compare(ref, x, tol, 0) for x in (good, bad)]
+    assert whole[0] is None and sliced[0] is None
+    assert sliced[1] == whole[1]
+    assert sliced[1]["first_bad_index"] == [700, 5]
+    assert "1 NaN where the reference is finite" in sliced[1]["reason"]
+    assert cmp.same(ref, ref.clone()) and not cmp.same(ref, bad)
+    assert cmp.max_abs_diff(ref, bad) == 1.0 and not cmp.all_finite(ref)

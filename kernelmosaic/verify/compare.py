@@ -9,6 +9,10 @@ import math
 
 import torch
 
+# Outputs are compared in slices of this many elements: a KernelBench output can be 6 GiB, and
+# the comparison's temporaries (float copies, masks, differences) would be several times that
+CHUNK = 1 << 26
+
 
 def flatten(out) -> list:
     if isinstance(out, (list, tuple)):
@@ -28,16 +32,37 @@ def clone(x):
 
 
 def same(a, b) -> bool:
-    """Bitwise-equal inputs (NaN equals NaN)."""
+    """Bitwise-equal inputs (so NaN equals NaN), compared slice by slice."""
     if isinstance(a, torch.Tensor):
         if not isinstance(b, torch.Tensor) or a.shape != b.shape or a.dtype != b.dtype:
             return False
-        if a.is_floating_point() or a.is_complex():
-            return bool(torch.equal(torch.isnan(a), torch.isnan(b)) and torch.equal(torch.nan_to_num(a, nan=0.0), torch.nan_to_num(b, nan=0.0)))
-        return bool(torch.equal(a, b))
+        af, bf = a.reshape(-1), b.reshape(-1)
+        if af.is_floating_point() or af.is_complex():
+            bits = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}.get(af.element_size())
+            if bits is not None:
+                af, bf = af.view(bits), bf.view(bits)
+            else:  # complex128: compare its two float64 halves
+                af, bf = torch.view_as_real(af).reshape(-1).view(torch.int64), torch.view_as_real(bf).reshape(-1).view(torch.int64)
+        return all(bool(torch.equal(af[lo:lo + CHUNK], bf[lo:lo + CHUNK])) for lo in range(0, af.numel(), CHUNK))
     if isinstance(a, (list, tuple)):
         return isinstance(b, (list, tuple)) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     return True
+
+
+def all_finite(a: torch.Tensor) -> bool:
+    af = a.reshape(-1)
+    return all(bool(torch.isfinite(af[lo:lo + CHUNK]).all()) for lo in range(0, af.numel(), CHUNK))
+
+
+def max_abs_diff(a: torch.Tensor, b: torch.Tensor) -> float:
+    """max |a - b| over finite differences (NaN counts as 0), slice by slice."""
+    af, bf = a.reshape(-1), b.reshape(-1)
+    best = 0.0
+    for lo in range(0, af.numel(), CHUNK):
+        d = (af[lo:lo + CHUNK].float() - bf[lo:lo + CHUNK].float()).abs().nan_to_num(0)
+        if d.numel():
+            best = max(best, float(d.max()))
+    return best
 
 
 def same_layout(a: list, b: list) -> bool:
@@ -81,44 +106,66 @@ def compare(ref, out, tol: dict[str, float], trial: int) -> dict | None:
                 return {"reason": f"{where}integer outputs differ", "first_bad_index": idx, "trial": trial,
                         "max_abs_err": float((o.double() - r.double()).abs().max())}
             continue
-        rf, of = r.float(), o.float()
+        mm = _compare_float(r, o, tol)
+        if mm is not None:
+            mm["reason"] = where + mm["reason"]
+            mm["trial"] = trial
+            return mm
+    return None
+
+
+def _compare_float(r: torch.Tensor, o: torch.Tensor, tol: dict[str, float]) -> dict | None:
+    """Elementwise atol/rtol with NaN/Inf agreement, plus a relative-norm bound; slice by slice."""
+    rflat, oflat = r.reshape(-1), o.reshape(-1)
+    n = rflat.numel()
+    n_bad = n_special = n_nan = 0
+    first = None
+    max_abs = max_rel = 0.0
+    ref_sq = err_sq = 0.0
+    for lo in range(0, n, CHUNK):
+        rf, of = rflat[lo:lo + CHUNK].float(), oflat[lo:lo + CHUNK].float()
         r_nan, o_nan = torch.isnan(rf), torch.isnan(of)
         r_inf, o_inf = torch.isinf(rf), torch.isinf(of)
         special_bad = (r_nan != o_nan) | (r_inf != o_inf) | (r_inf & o_inf & (torch.sign(rf) != torch.sign(of)))
         finite = ~(r_nan | r_inf) & ~(o_nan | o_inf)
-        diff = torch.where(finite, (of - rf).abs(), torch.zeros_like(rf))
-        close = diff <= tol["atol"] + tol["rtol"] * rf.abs()
-        bad = special_bad | (finite & ~close)
-        rf0 = torch.where(finite, rf, torch.zeros_like(rf))
-        of0 = torch.where(finite, of, torch.zeros_like(of))
-        ref_norm = float(torch.linalg.vector_norm(rf0.double() if rf0.numel() < 50_000_000 else rf0))
-        err_norm = float(torch.linalg.vector_norm((of0 - rf0).double() if rf0.numel() < 50_000_000 else of0 - rf0))
-        rel_norm = err_norm / max(ref_norm, 1e-12)
-        n_bad = int(bad.sum())
-        if n_bad or rel_norm > tol["rel_norm"]:
-            max_abs = float(diff.max())
-            rel = diff / rf.abs().clamp_min(1e-12)
-            max_rel = float(torch.where(finite, rel, torch.zeros_like(rel)).max())
-            first = _unravel(int(bad.flatten().nonzero()[0]), r.shape) if n_bad else None
-            reasons = []
-            if n_bad:
-                reasons.append(f"{n_bad} of {r.numel()} elements outside atol={tol['atol']:g}, rtol={tol['rtol']:g}")
-            if int(special_bad.sum()):
-                n_nan = int((o_nan & ~r_nan).sum())
-                reasons.append(f"{int(special_bad.sum())} NaN/Inf mismatches" + (f" ({n_nan} NaN where the reference is finite: unwritten output?)" if n_nan else ""))
-            if rel_norm > tol["rel_norm"]:
-                reasons.append(f"relative norm error {rel_norm:.3g} > {tol['rel_norm']:g}")
-            return {
-                "reason": where + "; ".join(reasons),
-                "max_abs_err": _finite(max_abs),
-                "max_rel_err": _finite(max_rel),
-                "rel_norm_err": _finite(rel_norm),
-                "first_bad_index": first,
-                "trial": trial,
-                "expected_at_first_bad": float(r.flatten()[_ravel(first, r.shape)]) if first is not None else None,
-                "got_at_first_bad": float(o.flatten()[_ravel(first, r.shape)]) if first is not None else None,
-            }
-    return None
+        zero = torch.zeros((), dtype=rf.dtype, device=rf.device)
+        diff = torch.where(finite, (of - rf).abs(), zero)
+        bad = special_bad | (finite & ~(diff <= tol["atol"] + tol["rtol"] * rf.abs()))
+        rf0 = torch.where(finite, rf, zero)
+        of0 = torch.where(finite, of, zero)
+        ref_sq += float(rf0.double().square().sum())
+        err_sq += float((of0 - rf0).double().square().sum())
+        nb = int(bad.sum())
+        if nb:
+            n_bad += nb
+            if first is None:
+                first = lo + int(bad.nonzero()[0])
+            ns = int(special_bad.sum())
+            n_special += ns
+            if ns:
+                n_nan += int((o_nan & ~r_nan).sum())
+        if rf.numel():
+            max_abs = max(max_abs, float(diff.max()))
+            max_rel = max(max_rel, float(torch.where(finite, diff / rf.abs().clamp_min(1e-12), zero).max()))
+    rel_norm = math.sqrt(err_sq) / max(math.sqrt(ref_sq), 1e-12)
+    if not n_bad and rel_norm <= tol["rel_norm"]:
+        return None
+    reasons = []
+    if n_bad:
+        reasons.append(f"{n_bad} of {n} elements outside atol={tol['atol']:g}, rtol={tol['rtol']:g}")
+    if n_special:
+        reasons.append(f"{n_special} NaN/Inf mismatches" + (f" ({n_nan} NaN where the reference is finite: unwritten output?)" if n_nan else ""))
+    if rel_norm > tol["rel_norm"]:
+        reasons.append(f"relative norm error {rel_norm:.3g} > {tol['rel_norm']:g}")
+    return {
+        "reason": "; ".join(reasons),
+        "max_abs_err": _finite(max_abs),
+        "max_rel_err": _finite(max_rel),
+        "rel_norm_err": _finite(rel_norm),
+        "first_bad_index": _unravel(first, r.shape) if first is not None else None,
+        "expected_at_first_bad": float(rflat[first]) if first is not None else None,
+        "got_at_first_bad": float(oflat[first]) if first is not None else None,
+    }
 
 
 def _finite(v: float):

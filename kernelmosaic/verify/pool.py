@@ -294,6 +294,41 @@ def detect_arch() -> str | None:
         return None
 
 
+LANE_CPUS = 2  # a judge and its candidate, each waiting on the other in turn
+
+
+def split_cpus(lanes: int) -> tuple[list[list[int]], list[int]] | None:
+    """Cores for each GPU lane, and the rest for builds: the verdict's clock is the judge's host
+    clock around a round trip between two processes, and a dozen compilers on the same cores
+    delay either side. None where there are too few cores to set any apart."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
+    if lanes < 1 or len(cpus) < LANE_CPUS * lanes + 2:
+        return None
+    # the highest cores, away from core 0 where interrupts and the orchestrator tend to land
+    own = [cpus[len(cpus) - LANE_CPUS * (i + 1): len(cpus) - LANE_CPUS * i] for i in range(lanes)]
+    return own, cpus[: len(cpus) - LANE_CPUS * lanes]
+
+
+def apply_cpu_env() -> None:
+    """In a worker: take the cores and the niceness the orchestrator chose (KMOSAIC_CPUS,
+    KMOSAIC_NICE), before any child starts, so that every child inherits them."""
+    cpus = os.environ.get("KMOSAIC_CPUS")
+    if cpus:
+        try:
+            os.sched_setaffinity(0, {int(c) for c in cpus.split(",") if c.strip()})
+        except (ValueError, OSError):
+            pass  # a core that is gone: keep what we have
+    nice = os.environ.get("KMOSAIC_NICE")
+    if nice:
+        try:
+            os.nice(int(nice))
+        except (ValueError, OSError):
+            pass
+
+
 class WorkerPool:
     """Lanes of isolated workers. ``run`` blocks for a free lane; ``submit`` returns a Future."""
 
@@ -309,6 +344,7 @@ class WorkerPool:
         build_dir: str | None = None,
     ):
         self.device = device
+        self.cpu_split: tuple[list[list[int]], list[int]] | None = None
         if not prewarm:
             spares = 0
         elif spares is None:
@@ -322,9 +358,13 @@ class WorkerPool:
                 raise RuntimeError("no NVIDIA GPU found (nvidia-smi -L lists none); use --device cpu")
             if workers:
                 gpus = gpus[:workers]
-            for g in gpus:
-                self.lanes.append(_Lane("cuda", worker_env("cuda", {**(env or {}), "CUDA_VISIBLE_DEVICES": g}), spares,
-                                        jobs_per_worker, build_dir=build_dir))
+            # each lane's judge and candidate get cores of their own, and builds the rest
+            self.cpu_split = split_cpus(len(gpus))
+            for i, g in enumerate(gpus):
+                lane_env = {**(env or {}), "CUDA_VISIBLE_DEVICES": g}
+                if self.cpu_split:
+                    lane_env["KMOSAIC_CPUS"] = ",".join(map(str, self.cpu_split[0][i]))
+                self.lanes.append(_Lane("cuda", worker_env("cuda", lane_env), spares, jobs_per_worker, build_dir=build_dir))
         else:
             n = workers or max(1, os.cpu_count() or 1)
             for _ in range(n):

@@ -172,8 +172,11 @@ class CandidateProcess:
         except OSError:
             return ""
 
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
     def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
+        if self.alive():
             try:
                 self.proc.kill()  # the launcher; its PID namespace (when there is one) dies with it
             except ProcessLookupError:

@@ -18,6 +18,9 @@ class TimingConfig:
     eager: bool = True
     compile: bool = True  # time torch.compile(Model) too
     use_cache: bool = True  # reuse cached eager/compile baselines for the same task and machine
+    # benchmarks only: break each timed call down (the judge's round trip and copy, and the
+    # candidate process's own, untrusted, event time) into ``Timing.diagnostics``
+    diagnostics: bool = False
 
 
 @dataclass

@@ -73,6 +73,9 @@ class Timing:
     overhead_ms: float | None = None
     checked_calls: int | None = None  # timed calls whose output the judge compared
     clock: str | None = None
+    # only when TimingConfig.diagnostics: medians of the parts of a timed call. ``candidate_event_ms``
+    # is the candidate process's own claim (CUDA events around its forward) and decides nothing.
+    diagnostics: dict | None = None
 
 
 @dataclass
@@ -104,7 +107,7 @@ class Verdict:
     mismatch: Mismatch | None = None
     rejections: list[Rejection] = field(default_factory=list)
     timing: Timing | None = None
-    phases_s: dict[str, float] = field(default_factory=dict)  # {compile, load, check, time, build, total}
+    phases_s: dict[str, float] = field(default_factory=dict)  # {setup, compile, load, check, time, baselines, build, total}
     env: dict[str, Any] = field(default_factory=dict)  # {gpu, torch, cuda, driver}
     isolation: Isolation | None = None
     # Things a reader must know to trust the verdict (e.g. that parameters were

@@ -124,10 +124,13 @@ class Verifier:
             arch = os.environ.get("TORCH_CUDA_ARCH_LIST") or detect_arch()
             if arch:
                 extra["TORCH_CUDA_ARCH_LIST"] = arch
-        self._worker_extra = extra
         self.pool = WorkerPool(device, workers=workers, gpus=gpus, prewarm=prewarm, jobs_per_worker=jobs_per_worker, env=extra,
                                spares=spares, build_dir=str(self.build_dir))
-        self.build_workers = build_workers or max(1, os.cpu_count() or 1)
+        # builds stay off the cores that the GPU lanes time on, and yield to them
+        self._build_env = dict(extra)
+        if self.pool.cpu_split:
+            self._build_env.update(KMOSAIC_CPUS=",".join(map(str, self.pool.cpu_split[1])), KMOSAIC_NICE="10")
+        self.build_workers = build_workers or max(1, len(self.pool.cpu_split[1]) if self.pool.cpu_split else os.cpu_count() or 1)
         self._builds = ThreadPoolExecutor(max_workers=self.build_workers, thread_name_prefix="kmosaic-build")
         # copy bandwidth (GB/s) and matrix peak (TFLOP/s) for the speed-of-light floor:
         # measured once per GPU model unless given
@@ -245,7 +248,7 @@ class Verifier:
         build_s = 0.0
         if self.device == "cuda" and req.backend in _PREBUILT_BACKENDS:
             bjob = JobSpec(**{**job.__dict__, "kind": "build", "device": "cpu"})
-            b = run_one_off("cpu", bjob, self.timeouts, env={**self._worker_extra}, build_dir=str(self.build_dir))
+            b = run_one_off("cpu", bjob, self.timeouts, env=dict(self._build_env), build_dir=str(self.build_dir))
             build_s = b.wall_s
             if b.failure == "timeout":
                 verdict.status = "timeout"

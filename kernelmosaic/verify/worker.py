@@ -37,7 +37,9 @@ def main() -> None:
     t0 = time.perf_counter()
     faulthandler.enable()  # on SIGSEGV/SIGBUS the Python stack goes to the log, which the verdict quotes
     from . import procs, sandbox
+    from .pool import apply_cpu_env
 
+    apply_cpu_env()
     sandbox.harden_judge()
     # candidate processes start before this one imports torch: they warm up together. A judge runs
     # no candidate code, so it serves many jobs; each job takes a fresh, warm candidate process.
