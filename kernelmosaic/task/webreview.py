@@ -314,9 +314,10 @@ async function decide(decision){
   if (decision==="rejected" && !note) { msg("a note is required to reject: say why, then press r again", "err"); $("note").focus(); return; }
   try {
     const d = await post("/api/decide", {name: cur, decision, note});
-    msg("saved: " + cur + " " + decision + (note ? " (" + note + ")" : ""), "ok"); $("note").value = "";
+    const done = cur; $("note").value = "";
     const i = view.findIndex(x => x.name===cur); const next = view[i+1] ? view[i+1].name : cur;
-    cur = next; await load(true); show(next);
+    cur = next; await load(true); await show(next);
+    msg("saved: " + done + " " + decision + (note ? " (" + note + ")" : ""), "ok");
   } catch (e) { msg("not saved: " + e.message, "err"); }
 }
 function openEditor(){ if (!cur) return; $("editor").hidden = false; $("src-edit").value = window._source; $("src-edit").focus(); }
@@ -324,8 +325,10 @@ function closeEditor(){ $("editor").hidden = true; }
 async function saveEdit(){
   try {
     await post("/api/edit", {name: cur, source: $("src-edit").value, note: $("note").value.trim()});
-    msg("edit saved: " + cur + "; accept or reject the edited task", "ok"); $("note").value = ""; closeEditor();
-    await load(true); show(cur);
+    // the message comes after the view shows the saved source, so "saved" never sits above the old text
+    const name = cur; $("note").value = ""; closeEditor();
+    await load(true); await show(name);
+    msg("edit saved: " + name + "; accept or reject the edited task", "ok");
   } catch (e) { msg("edit not saved: " + e.message, "err"); }
 }
 function step(d){ const i = view.findIndex(x => x.name===cur); const j = i + d; if (j >= 0 && j < view.length) show(view[j].name); }

@@ -424,7 +424,7 @@ class Judge:
 
     def call(self, s: Slot, mode: str, what: str, proc: CandidateProcess | None = None) -> dict:
         msg = {"op": "call", "slot": s.name, "mode": mode, "what": what}
-        if self.spec.timing.diagnostics and mode == "timed":
+        if self.spec.timing.diagnostics and mode in ("timed", "null"):
             msg["diag"] = True
         return (proc or self.cand).request(msg, what=what)
 
@@ -441,8 +441,9 @@ class Judge:
             raise JobFailed("rejected", "rule", f"the candidate process sent {reply.get('event')!r} where a result was due",
                             rejection=("protocol", "an unexpected reply"))
 
-    def outputs(self, s: Slot, reply: dict, ref_out, trial: int) -> list:
-        """The candidate's outputs as the judge holds them (private copies), after checking what it said."""
+    def outputs(self, s: Slot, reply: dict, ref_out, trial: int, copied: bool = False) -> list:
+        """The candidate's outputs as the judge holds them (private copies, made here unless a
+        timed call already ``copied`` them), after checking what it said."""
         metas = reply.get("outs")
         refs = flatten(ref_out)
         if not isinstance(metas, list):
@@ -473,7 +474,8 @@ class Judge:
                 reason = f"{where}device {m.get('device')} != expected {self.device.type}"
             if reason:
                 raise JobFailed("incorrect", "mismatch", f"trial {trial}: {reason}", mismatch={"reason": reason, "trial": trial})
-            priv.copy_(buf.tensor)
+            if not copied:
+                priv.copy_(buf.tensor)
             got.append(priv)
         self.sync()
         return got
@@ -675,7 +677,7 @@ class Judge:
             if timed:
                 times.append(ms - overhead)
             if check:
-                out = self.outputs(s, reply, answer, -1)
+                out = self.outputs(s, reply, answer, -1, copied=True)
                 mm = compare(answer, out, self.tolerances, -1)
                 if mm is not None:
                     mm["call"] = i

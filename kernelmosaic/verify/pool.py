@@ -77,7 +77,10 @@ class WorkerProcess:
         r, w = os.pipe()
         self.log = tempfile.NamedTemporaryFile(prefix="kmosaic-worker-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(
+            # two candidate processes start ahead on a GPU (seconds each: torch, CUDA, the sandbox),
+            # so that a job shorter than a start still finds one ready
             [sys.executable, "-m", "kernelmosaic.verify.worker", "--device", device, "--fd", str(w), "--jobs", str(jobs),
+             "--warm", "2" if device == "cuda" else "1",
              *(["--build-dir", build_dir] if build_dir else [])],
             stdin=subprocess.PIPE,
             stdout=self.log,
@@ -294,22 +297,22 @@ def detect_arch() -> str | None:
         return None
 
 
-LANE_CPUS = 2  # a judge and its candidate, each waiting on the other in turn
-
-
 def split_cpus(lanes: int) -> tuple[list[list[int]], list[int]] | None:
     """Cores for each GPU lane, and the rest for builds: the verdict's clock is the judge's host
     clock around a round trip between two processes, and a dozen compilers on the same cores
-    delay either side. None where there are too few cores to set any apart."""
+    delay either side. A lane gets four cores where there are eight per lane (the judge, the
+    candidate being timed, and the next candidate processes starting up), else two. None where
+    there are too few cores to set any apart."""
     try:
         cpus = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return None
-    if lanes < 1 or len(cpus) < LANE_CPUS * lanes + 2:
+    per = 4 if len(cpus) >= 8 * lanes else 2
+    if lanes < 1 or len(cpus) < per * lanes + 2:
         return None
     # the highest cores, away from core 0 where interrupts and the orchestrator tend to land
-    own = [cpus[len(cpus) - LANE_CPUS * (i + 1): len(cpus) - LANE_CPUS * i] for i in range(lanes)]
-    return own, cpus[: len(cpus) - LANE_CPUS * lanes]
+    own = [cpus[len(cpus) - per * (i + 1): len(cpus) - per * i] for i in range(lanes)]
+    return own, cpus[: len(cpus) - per * lanes]
 
 
 def apply_cpu_env() -> None:
