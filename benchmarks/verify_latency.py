@@ -134,11 +134,11 @@ def run_kb(cases, out, inputs_on):
 
 
 # -- (b) ours ---------------------------------------------------------------------------------------------
-def run_ours(cases, out, modes=("nvrtc", "cuda")):
+def run_ours(cases, out, modes=("nvrtc", "cuda"), diagnostics=False):
     from kernelmosaic.task import Task
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 
-    timing = TimingConfig(enabled=True, n=100, warmup=3, compile=False)
+    timing = TimingConfig(enabled=True, n=100, warmup=3, compile=False, diagnostics=diagnostics)
     tasks = {c["task"]: Task(name=c["task"].replace("/", "_"), source=c["task_src"], path=c["task_file"]) for c in cases}
     cache = tempfile.mkdtemp(prefix="kmosaic-cold-")
     t_start = time.perf_counter()
@@ -160,7 +160,8 @@ def run_ours(cases, out, modes=("nvrtc", "cuda")):
         verdict = v.verify(req(c, "nvrtc"))
         emit(out, {"part": "ours", "mode": "nvrtc-sequential", "task": c["task"], "status": verdict.status,
                    "latency_s": time.perf_counter() - t, "phases_s": verdict.phases_s, "candidate_ms": verdict.timing.candidate_ms if verdict.timing else None,
-                   "speedup_eager": verdict.timing.speedup_eager if verdict.timing else None})
+                   "speedup_eager": verdict.timing.speedup_eager if verdict.timing else None,
+                   **({"diagnostics": verdict.timing.diagnostics} if diagnostics and verdict.timing else {})})
     # all at once: throughput, per-verdict completion times
     for fmt in modes:
         t = time.perf_counter()
@@ -214,6 +215,8 @@ def main():
                     help="where the KernelBench-style harness makes inputs (KernelBench itself: cpu, then copies)")
     ap.add_argument("--report", nargs="*")
     ap.add_argument("--batch-modes", default="nvrtc,cuda", help="backends to run all at once in the ours part")
+    ap.add_argument("--diagnostics", action="store_true", help="record where each sequential verdict's setup and timed "
+                    "calls spent their time (TimingConfig.diagnostics)")
     a = ap.parse_args()
     if a.report:
         report(a.report)
@@ -222,7 +225,7 @@ def main():
     if a.part == "kb":
         run_kb(cases, a.out, a.kb_inputs)
     else:
-        run_ours(cases, a.out, tuple(m for m in a.batch_modes.split(",") if m))
+        run_ours(cases, a.out, tuple(m for m in a.batch_modes.split(",") if m), a.diagnostics)
 
 
 if __name__ == "__main__":

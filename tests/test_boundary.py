@@ -351,3 +351,43 @@ def test_compare_in_slices_agrees_with_one_slice(monkeypatch):
     assert "1 NaN where the reference is finite" in sliced[1]["reason"]
     assert cmp.same(ref, ref.clone()) and not cmp.same(ref, bad)
     assert cmp.max_abs_diff(ref, bad) == 1.0 and not cmp.all_finite(ref)
+
+
+def test_fast_check_never_passes_what_compare_fails(monkeypatch):
+    """``within`` (the check run on every timed call) may only say yes where ``compare`` says
+    None: over wrong, borderline, NaN, Inf, half-precision, integer and non-tensor outputs, in
+    slices and whole. A yes must also come for honest outputs, or it saves no time."""
+    import torch
+    from kernelmosaic.verify import compare as cmp
+
+    g = torch.Generator().manual_seed(1)
+    cases = []
+    for dtype in (torch.float32, torch.float16, torch.bfloat16):
+        tol = cmp.default_tolerances(dtype)
+        ref = torch.randn(300, 41, generator=g).to(dtype)
+        cases.append((ref, ref.clone(), tol, True))
+        near = (ref.float() * (1 + tol["rtol"] / 4)).to(dtype)
+        cases.append((ref, near, tol, None))  # decided by compare
+        for make in (lambda o: o.view(-1)[77].add_(1.0), lambda o: o.view(-1)[5].fill_(float("nan")),
+                     lambda o: o.view(-1)[6].fill_(float("inf")), lambda o: o.mul_(1 + 50 * tol["rtol"]),
+                     lambda o: o.view(-1)[-1].add_(2 * tol["atol"] + 2 * tol["rtol"] * abs(float(o.view(-1)[-1])))):
+            o = ref.clone()
+            make(o)
+            cases.append((ref, o, tol, False))
+    tol = cmp.default_tolerances(torch.float32)
+    special = torch.randn(50, generator=g)
+    special[3], special[9] = float("nan"), float("-inf")
+    cases += [(special, special.clone(), tol, None),  # NaN/Inf agreement: compare's to judge
+              (torch.arange(10), torch.arange(10), tol, True), (torch.arange(10), torch.arange(10) * 2, tol, False),
+              ((torch.ones(3), 2), (torch.ones(3), 2), tol, True), ((torch.ones(3), 2), (torch.ones(3), 3), tol, False),
+              (torch.ones(3), torch.ones(4), tol, False), (torch.ones(3), torch.ones(3, dtype=torch.float64), tol, False),
+              (torch.zeros(4), torch.full((4,), 2 * tol["atol"]), tol, False)]
+    for chunk in (cmp.CHUNK, 97):
+        monkeypatch.setattr(cmp, "CHUNK", chunk)
+        for i, (ref, out, tol, expect) in enumerate(cases):
+            fast, full = cmp.within(ref, out, tol), cmp.compare(ref, out, tol, 0)
+            if fast:
+                assert full is None, (chunk, i, full)
+            if expect is not None:
+                assert fast is expect, (chunk, i, full)
+                assert (full is None) is expect, (chunk, i, full)

@@ -36,7 +36,7 @@ import torch
 from . import sandbox
 from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
 from .channel import SharedBuffer, dtype_name
-from .compare import all_finite, clone, compare, default_tolerances, flatten, max_abs_diff, same
+from .compare import all_finite, clone, compare, default_tolerances, flatten, max_abs_diff, same, within
 from .logs import trim_log
 from .machine import cpu_name
 from .procs import CandidateProcess, JobFailed, TaskProblem, _exc_text
@@ -175,6 +175,8 @@ class Judge:
         self.diag: dict[str, list[dict]] = {}  # TimingConfig.diagnostics: the parts of each timed call
         self.diag_phase = ""
         self.diag_overheads: dict[str, dict] = {}
+        self.diag_setup: dict[str, float] = {}  # the setup phase's parts, in seconds
+        self._setup_t = time.perf_counter()
         self.fastest_null: dict[int, float] = {}
         self.sets: TimingSets | None = None
 
@@ -500,7 +502,7 @@ class Judge:
             self.rejections.append({"rule": "writes_inputs", "detail": f"{what}: the candidate modified its input tensors"})
             raise JobFailed("rejected", "rule", "the candidate wrote into its inputs")
         self.check_not_input(reply, out, ref_out, inputs, trial)
-        mm = compare(ref_out, out, self.tolerances, trial)
+        mm = self.mismatch(ref_out, out, trial)
         if mm is not None:
             mm["seed"] = seed
             if reply.get("late"):
@@ -509,6 +511,12 @@ class Judge:
                 raise JobFailed("rejected", "rule", "the candidate left its work on a side stream")
             return mm, reply
         return None, reply
+
+    def mismatch(self, ref_out, out, trial: int) -> dict | None:
+        """None when the output is right, else what is wrong. The fast check answers for nearly
+        every right output (every timed call is checked: it has to be cheap); anything it cannot
+        vouch for gets the full comparison and its statistics."""
+        return None if within(ref_out, out, self.tolerances) else compare(ref_out, out, self.tolerances, trial)
 
     def check_not_input(self, reply, out, ref_out, inputs, trial: int) -> None:
         """An output that is one of the inputs (the same memory, or the same bits) while the
@@ -571,7 +579,7 @@ class Judge:
         if self.rejections:
             raise JobFailed("rejected", "rule", "; ".join(r["rule"] for r in self.rejections))
         out = self.outputs(s, reply, ref_out, -1)
-        mm = compare(ref_out, out, self.tolerances, -1)
+        mm = self.mismatch(ref_out, out, -1)
         if mm is not None:
             if reply.get("late"):
                 self.rejections.append({"rule": "unsynchronized_output", "detail": "the output is incomplete on the caller's "
@@ -645,6 +653,13 @@ class Judge:
                                                    **{k: v for k, v in d.items() if isinstance(v, (int, float))}})
         return (t1 - t0) * 1e3, reply
 
+    def setup_mark(self, part: str) -> None:
+        """End one part of the setup phase (TimingConfig.diagnostics): which of the reference, the
+        wait for the candidate process, the timing sets and the empty calls a slow setup spent on."""
+        now = time.perf_counter()
+        self.diag_setup[part] = round(now - self._setup_t, 4)
+        self._setup_t = now
+
     def diagnostics(self) -> dict:
         """Medians of each part of the timed calls, by call mode (TimingConfig.diagnostics)."""
         out = {}
@@ -678,7 +693,7 @@ class Judge:
                 times.append(ms - overhead)
             if check:
                 out = self.outputs(s, reply, answer, -1, copied=True)
-                mm = compare(answer, out, self.tolerances, -1)
+                mm = self.mismatch(answer, out, -1)
                 if mm is not None:
                     mm["call"] = i
                     raise JobFailed("incorrect", "timing_check", f"the output of timed call {i} is wrong: {mm['reason']} "
@@ -771,7 +786,7 @@ class Judge:
         if time.perf_counter() - t_base > 0.01:
             self.phases["baselines"] = round(time.perf_counter() - t_base, 4)
         if self.spec.timing.diagnostics:
-            result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads}
+            result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads, "setup_s": self.diag_setup}
         for base in ("eager", "compile"):
             b = result.get(f"{base}_ms")
             result[f"speedup_{base}"] = (b / result["candidate_ms"]) if b and result["candidate_ms"] > 0 else None
@@ -827,21 +842,25 @@ class Judge:
     # -- whole jobs -----------------------------------------------------------------------------------------------------
     def run(self) -> dict:
         result: dict = {"status": None}
-        t_setup = time.perf_counter()
+        t_setup = self._setup_t = time.perf_counter()
         try:
             mod = self.load_reference(self.spec.reference)
             init = self.init_inputs(mod)
             ref = self.build_reference(mod, init)
+            self.setup_mark("reference")
             timing_on = self.spec.timing.enabled
             sets = None
             flush = None
             self.start_candidate()
+            self.setup_mark("candidate_start")
             overhead = 0.0
             if timing_on:
                 sets = self.sets = self.timing_sets(mod, ref)
+                self.setup_mark("timing_sets")
                 flush = Flusher(self.device)
                 # before any candidate code exists in that process: it cannot skew its own overhead
                 overhead = self.calibrate(self.cand, sets, flush)
+                self.setup_mark("calibrate")
             # the reference, the candidate process's start, the timing sets and the empty calls
             self.phases["setup"] = round(time.perf_counter() - t_setup, 4)
             self.phase("compile")
