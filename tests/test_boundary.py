@@ -391,3 +391,32 @@ def test_fast_check_never_passes_what_compare_fails(monkeypatch):
             if expect is not None:
                 assert fast is expect, (chunk, i, full)
                 assert (full is None) is expect, (chunk, i, full)
+
+
+def test_sampled_check_catches_skipped_work(monkeypatch):
+    """``within_sample`` (timed calls with large outputs): honest outputs pass, and an output that
+    skipped a small share of its work (left poisoned, or stale) fails, with positions the
+    judge's generator draws; small and non-float outputs get the full check."""
+    import torch
+    from kernelmosaic.verify import compare as cmp
+
+    monkeypatch.setattr(cmp, "SAMPLE", 1 << 12)  # keeps the test small; the ratio is what matters
+    tol = cmp.default_tolerances(torch.float32)
+    g = torch.Generator().manual_seed(3)
+    ref = torch.randn(1 << 18, generator=g)
+    gen = torch.Generator().manual_seed(7)
+    assert cmp.within_sample(ref, ref * (1 + tol["rtol"] / 4), tol, gen)
+    skipped = ref.clone()
+    skipped[-(1 << 18) // 100:] = float("nan")  # 1 % of the elements never written: poison left
+    stale = ref.clone()
+    stale[: (1 << 18) // 100] = torch.randn((1 << 18) // 100, generator=g)  # 1 % from other inputs
+    for bad in (skipped, stale):
+        # a miss has probability 0.99^4096 < 1e-17 per draw
+        assert not cmp.within_sample(ref, bad, tol, gen)
+        assert cmp.compare(ref, bad, tol, 0) is not None
+    small = torch.randn(100, generator=g)
+    off = small.clone()
+    off[50] += 1
+    assert not cmp.within_sample(small, off, tol, gen)  # below SAMPLE: every element
+    assert not cmp.within_sample((ref, torch.arange(5)), (ref.clone(), torch.arange(5) + 1), tol, gen)
+    assert cmp.within_sample((ref, 3), (ref.clone(), 3), tol, gen)

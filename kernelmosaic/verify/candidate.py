@@ -504,13 +504,16 @@ def main() -> None:
     faulthandler.enable()  # on SIGSEGV the Python stack goes to the log the judge quotes
     t0 = time.perf_counter()
     sandbox = json.loads(os.environ.get("KMOSAIC_SANDBOX") or "{}")
+    parts: dict[str, float] = {}
     try:
         import torch
 
+        parts["import_s"] = round(time.perf_counter() - t0, 3)
         if device == "cuda":
             torch.cuda.init()
             torch.zeros(1, device="cuda").add_(1)
             torch.cuda.synchronize()
+        parts["device_s"] = round(time.perf_counter() - t0 - parts["import_s"], 3)
         runner = Runner(ch, device)
         runner.install_build_hooks()
         # pay lazy initialisation (dispatch modes, the profiler, CuPy) before any phase clock runs:
@@ -541,7 +544,7 @@ def main() -> None:
                       "log": _exc_text(e)})
         os._exit(3)
     ch.send_json({"event": "ready", "ok": True, "sandbox": sandbox, "pid": os.getpid(),
-                  "startup_s": round(time.perf_counter() - t0, 3)})
+                  "startup_s": round(time.perf_counter() - t0, 3), "startup_parts": parts})
     while True:
         try:
             msg, fds = ch.recv_pickle()

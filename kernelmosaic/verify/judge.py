@@ -29,6 +29,7 @@ import tempfile
 import time
 import types
 import importlib.util
+import random
 from pathlib import Path
 
 import torch
@@ -36,7 +37,8 @@ import torch
 from . import sandbox
 from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
 from .channel import SharedBuffer, dtype_name
-from .compare import all_finite, clone, compare, default_tolerances, flatten, max_abs_diff, same, within
+from .compare import (SAMPLE_ABOVE, all_finite, clone, compare, default_tolerances, flatten, max_abs_diff, same, within,
+                      within_sample)
 from .logs import trim_log
 from .machine import cpu_name
 from .procs import CandidateProcess, JobFailed, TaskProblem, _exc_text
@@ -46,6 +48,9 @@ from .timing import SOL_MARGIN, Flusher, cv
 from .variants import shape_variant_source
 
 CALIBRATION_CALLS = 15
+# of the timed calls whose outputs are checked on a sample of elements (outputs over
+# compare.SAMPLE_ABOVE elements), this share, drawn unpredictably, is checked in full
+FULL_CHECK_SHARE = 1 / 8
 
 
 def _exec_module(path: Path, name: str) -> types.ModuleType:
@@ -142,7 +147,10 @@ class TimingSets:
     def __getitem__(self, j: int) -> tuple:
         if j not in self.held:
             self.held.clear()  # drop the other set before making this one
-            self.held[j] = self._make(j)
+            # sets that fit the budget are all made again at once: the timed calls take them in
+            # turn, and making one per call (a reference forward each) cost seconds a verdict
+            for k in range(len(self.seeds)) if self.keep else (j,):
+                self.held[k] = self._make(k)
         return self.held[j]
 
 
@@ -155,8 +163,12 @@ def _layout(inputs, outputs) -> tuple:
 
 # -- the judge ---------------------------------------------------------------------------------------------------
 class Judge:
-    def __init__(self, spec: JobSpec, emit=None, cand: CandidateProcess | None = None, workdir: str | None = None):
+    def __init__(self, spec: JobSpec, emit=None, cand: CandidateProcess | None = None, workdir: str | None = None,
+                 ref_proc: CandidateProcess | None = None):
         self.spec = spec
+        # a started reference process that never ran candidate code, for the baselines: taken (and
+        # set to None) when used; the caller keeps it otherwise
+        self.ref_proc = ref_proc
         self.emit = emit
         self.device = torch.device(spec.device)
         self.is_cuda = self.device.type == "cuda"
@@ -179,6 +191,8 @@ class Judge:
         self._setup_t = time.perf_counter()
         self.fastest_null: dict[int, float] = {}
         self.sets: TimingSets | None = None
+        self._sample_gen: torch.Generator | None = None
+        self._rng = random.SystemRandom()  # which timed calls get a full check
 
     def phase(self, name: str) -> None:
         if self.emit:
@@ -359,7 +373,13 @@ class Judge:
     def start_candidate(self, timeout: float = 300.0) -> None:
         if self.cand is None:
             self.cand = CandidateProcess(self.spec.device, self.spec.build_dir)
+        age = time.monotonic() - self.cand.spawned
         ready = self.cand.wait_ready(timeout)
+        if self.spec.timing.diagnostics:
+            # a slow setup: a process started too late (its age), or one whose own start was slow
+            self.diag_setup["candidate_age_at_start_s"] = round(age, 3)
+            self.diag_setup["candidate_startup_s"] = ready.get("startup_s")
+            self.diag_setup.update({f"candidate_{k}": v for k, v in (ready.get("startup_parts") or {}).items()})
         self.isolation = {"layers": ready["sandbox"], "processes": "judge and candidate in separate processes"}
 
     def slot(self, name: str, inputs: list, outputs, proc: CandidateProcess | None = None) -> Slot:
@@ -512,11 +532,21 @@ class Judge:
             return mm, reply
         return None, reply
 
-    def mismatch(self, ref_out, out, trial: int) -> dict | None:
+    def mismatch(self, ref_out, out, trial: int, sample: bool = False) -> dict | None:
         """None when the output is right, else what is wrong. The fast check answers for nearly
         every right output (every timed call is checked: it has to be cheap); anything it cannot
-        vouch for gets the full comparison and its statistics."""
-        return None if within(ref_out, out, self.tolerances) else compare(ref_out, out, self.tolerances, trial)
+        vouch for gets the full comparison and its statistics. With ``sample``, large outputs are
+        checked on random elements (``within_sample``)."""
+        ok = within_sample(ref_out, out, self.tolerances, self.sample_gen()) if sample else within(ref_out, out, self.tolerances)
+        return None if ok else compare(ref_out, out, self.tolerances, trial)
+
+    def sample_gen(self) -> torch.Generator:
+        """The judge's own generator for sampled positions, seeded from the OS: nothing the
+        candidate saw or chose decides which elements are looked at."""
+        if self._sample_gen is None:
+            self._sample_gen = torch.Generator(device=self.device)
+            self._sample_gen.manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
+        return self._sample_gen
 
     def check_not_input(self, reply, out, ref_out, inputs, trial: int) -> None:
         """An output that is one of the inputs (the same memory, or the same bits) while the
@@ -673,12 +703,16 @@ class Judge:
                      flush, check: bool) -> tuple[list[float], int]:
         """``n`` timed calls after ``warmup`` untimed ones. The buffers are refilled from the input
         sets in turn between calls (off the clock), so the same address comes back with other values.
-        With ``check``, every call's output is compared with the reference's answer."""
+        With ``check``, every call's output is compared with the reference's answer: in full, or,
+        for outputs over ``SAMPLE_ABOVE`` elements (where a full check costs more than the call),
+        on random elements, with an unpredictable ``FULL_CHECK_SHARE`` of the calls in full.
+        Returns the times and the counts of calls checked in full and on a sample."""
         cfg = self.spec.timing
         n, warmup = int(cfg.n), int(cfg.warmup)
         s = self.slot("check", *sets[0], proc)
         times: list[float] = []
-        checked = 0
+        checked = sampled = 0
+        big = sum(t.numel() for t in flatten(sets[0][1]) if isinstance(t, torch.Tensor)) > SAMPLE_ABOVE
         for i in range(max(warmup, len(sets)) + n):
             j = i % len(sets)
             inputs, answer = sets[j]
@@ -693,13 +727,15 @@ class Judge:
                 times.append(ms - overhead)
             if check:
                 out = self.outputs(s, reply, answer, -1, copied=True)
-                mm = self.mismatch(answer, out, -1)
+                full = not big or self._rng.random() < FULL_CHECK_SHARE
+                mm = self.mismatch(answer, out, -1, sample=not full)
                 if mm is not None:
                     mm["call"] = i
                     raise JobFailed("incorrect", "timing_check", f"the output of timed call {i} is wrong: {mm['reason']} "
                                     "(stale results served, or work finished after forward returned?)", mismatch=mm)
-                checked += int(timed)
-        return times, checked
+                checked += int(timed and full)
+                sampled += int(timed and not full)
+        return times, checked, sampled
 
     def calibrate(self, proc: CandidateProcess, sets: "TimingSets", flush) -> float:
         """The median cost of an empty call through the channel (buffers, copies, syncs, no
@@ -743,7 +779,8 @@ class Judge:
         need_compile = cfg.compile and "compile_ms" not in out
         if not (need_eager or need_compile):
             return out
-        proc = CandidateProcess(self.spec.device, self.spec.build_dir, role="reference")
+        proc = self.ref_proc or CandidateProcess(self.spec.device, self.spec.build_dir, role="reference")
+        self.ref_proc = None
         try:
             proc.wait_ready(300)
             overhead = self.calibrate(proc, sets, flush)
@@ -754,14 +791,14 @@ class Judge:
                 self.diag_phase = ":after_load"
                 overhead = self.overhead_after_load(proc, sets, overhead, flush)
                 self.diag_phase = ""
-                e, _ = self.time_process(proc, sets, overhead, "eager", flush, check=False)
+                e, _, _ = self.time_process(proc, sets, overhead, "eager", flush, check=False)
                 out.update(eager_ms=self.resolved(statistics.median(e), "eager"), eager_cv=cv(e))
             if need_compile:
                 try:
                     r = self.load(proc, self.spec.reference, "Model", init, None, compile_model=True)
                     if r.get("event") != "loaded":
                         raise TaskProblem(str(r.get("message")))
-                    c, _ = self.time_process(proc, sets, overhead, "torch.compile", flush, check=False)
+                    c, _, _ = self.time_process(proc, sets, overhead, "torch.compile", flush, check=False)
                     out.update(compile_ms=self.resolved(statistics.median(c), "torch.compile"), compile_cv=cv(c))
                 except (TaskProblem, JobFailed) as t:
                     out["compile_ms"] = None
@@ -776,10 +813,10 @@ class Judge:
         self.diag_phase = ":after_load"
         overhead = self.overhead_after_load(self.cand, sets, overhead, flush)
         self.diag_phase = ""
-        cand_ms, checked = self.time_process(self.cand, sets, overhead, "candidate", flush, check=True)
+        cand_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=True)
         result = {"candidate_ms": self.resolved(statistics.median(cand_ms), "the candidate"), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
                   "speedup_compile": None, "cv": cv(cand_ms), "n": len(cand_ms), "overhead_ms": round(overhead, 5),
-                  "checked_calls": checked, "clock": "judge host clock, round trip to a private copy of the output, "
+                  "checked_calls": checked, "sampled_calls": sampled, "clock": "judge host clock, round trip to a private copy of the output, "
                   "less the empty-call overhead"}
         t_base = time.perf_counter()
         result.update({k: v for k, v in self.baselines(mod, init, sets, flush).items() if k != "overhead_ms"})

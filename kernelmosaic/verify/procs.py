@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from pathlib import Path
 
@@ -78,6 +79,8 @@ class CandidateProcess:
         self._start([layer for layer in sandbox.LAYERS if layer not in skip])
 
     def _start(self, want: list[str]) -> None:
+        self.want = list(want)
+        self.spawned = time.monotonic()
         os.chmod(self.root, 0o755)
         self.ch, theirs = Channel.pair()
         # the reference process runs the task's own code only; torch.compile of it calls compilers
@@ -125,6 +128,17 @@ class CandidateProcess:
             layers[k] = v
         self.ready = {**msg, "sandbox": layers}
         return self.ready
+
+    def stale(self) -> bool:
+        """Started with a sandbox layer that another process has since found this device refuses:
+        it would fail its start and begin again when first used, in a verdict's time."""
+        if self.ready is not None:
+            return False
+        try:
+            refused = json.loads(refused_layers_file(self.build_dir).read_text()).get(self.device, {})
+        except (OSError, ValueError, AttributeError):
+            return False
+        return any(layer in refused for layer in self.want)
 
     def _recv(self, timeout: float | None, what: str) -> dict:
         try:

@@ -71,7 +71,8 @@ class Timing:
     compile_cv: float | None = None
     floor_ms: float | None = None
     overhead_ms: float | None = None
-    checked_calls: int | None = None  # timed calls whose output the judge compared
+    checked_calls: int | None = None  # timed calls whose output the judge compared in full
+    sampled_calls: int | None = None  # timed calls whose (large) output it compared on random elements
     clock: str | None = None
     # only when TimingConfig.diagnostics: medians of the parts of a timed call. ``candidate_event_ms``
     # is the candidate process's own claim (CUDA events around its forward) and decides nothing.

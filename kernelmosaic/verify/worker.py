@@ -75,6 +75,23 @@ def main() -> None:
             # reported with the first job: a judge that cannot start candidates still answers
             info["candidate_start"] = f.error["message"]
             warm.popleft().close()
+        # the first start may have found a layer the device refuses (landlock under CUDA): the
+        # others, started alongside it, would each find it again in a job's time (seen on an
+        # H200: 8-12 s of a verdict's setup), so they start again now, without it
+        for k, c in enumerate(warm):
+            if c.stale():
+                c.close()
+                warm[k] = procs.CandidateProcess(args.device, args.build_dir)
+    # on the GPU a baseline's reference process is started ahead too (a process start with CUDA
+    # and CUPTI costs seconds); it never runs candidate code
+    warm_ref = None
+
+    def refill_ref():
+        nonlocal warm_ref
+        if warm_ref is None and args.build_dir and args.warm >= 2 and jobs_left > 0:
+            warm_ref = procs.CandidateProcess(args.device, args.build_dir, role="reference")
+
+    refill_ref()
     emit({"event": "ready", "pid": os.getpid(), "startup_s": round(time.perf_counter() - t0, 3), "env": info})
 
     while jobs_left > 0:
@@ -89,9 +106,12 @@ def main() -> None:
         cand = warm.popleft() if warm and spec.kind != "baseline" else None
         jobs_left -= 1
         refill()  # the next job's candidate process warms up while this job runs
-        j = judge.Judge(spec, emit, cand)
+        j = judge.Judge(spec, emit, cand, ref_proc=warm_ref)
         result = j.build_only() if spec.kind == "build" else j.run_baseline() if spec.kind == "baseline" else j.run()
         emit({"event": "result", **result})
+        if j.ref_proc is None:  # the job used it
+            warm_ref = None
+            refill_ref()
         del j
         if device.type == "cuda" and args.jobs > 1:
             if "torch._dynamo" in sys.modules:
@@ -102,6 +122,8 @@ def main() -> None:
     out.flush()
     for c in warm:
         c.close()
+    if warm_ref is not None:
+        warm_ref.close()
     # skip interpreter teardown: CUDA libraries must not hang the exit
     os._exit(0)
 
