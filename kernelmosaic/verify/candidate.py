@@ -528,6 +528,7 @@ def main() -> None:
         x = torch.ones(8, device=device)
         with _Warm():
             torch.empty_like(x).copy_(x)
+        parts["hooks_s"] = round(time.perf_counter() - t0 - parts["import_s"] - parts["device_s"], 3)
         if device == "cuda":
             from torch.profiler import ProfilerActivity, profile
 

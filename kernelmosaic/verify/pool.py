@@ -69,6 +69,9 @@ class _Events:
             return {"event": "garbage", "line": line[:200].decode(errors="replace")}
 
 
+# candidate processes a GPU judge keeps started ahead of its jobs (see WorkerProcess)
+WARM_CANDIDATES = 4
+
 class WorkerProcess:
     """A judge process (``worker.py``); it starts its own sandboxed candidate process."""
 
@@ -77,10 +80,11 @@ class WorkerProcess:
         r, w = os.pipe()
         self.log = tempfile.NamedTemporaryFile(prefix="kmosaic-worker-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(
-            # two candidate processes start ahead on a GPU (seconds each: torch, CUDA, the sandbox),
-            # so that a job shorter than a start still finds one ready
+            # candidate processes start ahead on a GPU: a start (torch, CUDA, CUPTI, the sandbox)
+            # took 9-11 s on an H200 while verdicts took 1-5 s, and with two ahead half the
+            # verdicts waited seconds for theirs. Four cover a start with four verdicts.
             [sys.executable, "-m", "kernelmosaic.verify.worker", "--device", device, "--fd", str(w), "--jobs", str(jobs),
-             "--warm", "2" if device == "cuda" else "1",
+             "--warm", str(WARM_CANDIDATES) if device == "cuda" else "1",
              *(["--build-dir", build_dir] if build_dir else [])],
             stdin=subprocess.PIPE,
             stdout=self.log,
@@ -300,14 +304,15 @@ def detect_arch() -> str | None:
 def split_cpus(lanes: int) -> tuple[list[list[int]], list[int]] | None:
     """Cores for each GPU lane, and the rest for builds: the verdict's clock is the judge's host
     clock around a round trip between two processes, and a dozen compilers on the same cores
-    delay either side. A lane gets four cores where there are eight per lane (the judge, the
-    candidate being timed, and the next candidate processes starting up), else two. None where
-    there are too few cores to set any apart."""
+    delay either side. Where there are eight cores per lane, a lane gets half of them, up to
+    eight (the judge, the candidate being timed, and the next candidate processes starting up:
+    on four cores of an H200 machine a start took 9-11 s), else two. None where there are too
+    few cores to set any apart."""
     try:
         cpus = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return None
-    per = 4 if len(cpus) >= 8 * lanes else 2
+    per = min(8, len(cpus) // (2 * max(1, lanes))) if len(cpus) >= 8 * lanes else 2
     if lanes < 1 or len(cpus) < per * lanes + 2:
         return None
     # the highest cores, away from core 0 where interrupts and the orchestrator tend to land
