@@ -420,3 +420,50 @@ def test_sampled_check_catches_skipped_work(monkeypatch):
     assert not cmp.within_sample(small, off, tol, gen)  # below SAMPLE: every element
     assert not cmp.within_sample((ref, torch.arange(5)), (ref.clone(), torch.arange(5) + 1), tol, gen)
     assert cmp.within_sample((ref, 3), (ref.clone(), 3), tol, gen)
+
+
+def test_quiet_lock_excludes_starts_from_timing(tmp_path):
+    """The GPU's quiet lock (quiet.py): a timing loop holds it exclusive, process starts hold it
+    shared; starts overlap each other, never a timing loop."""
+    from kernelmosaic.verify import quiet
+
+    path = str(tmp_path / "gpu.lock")
+    a, b, c = (quiet.open_lock(path) for _ in range(3))
+    assert quiet.acquire(a, True, 1)
+    assert not quiet.acquire(b, False, 0.2)  # a start waits while the judge times
+    quiet.release(a)
+    assert quiet.acquire(b, False, 1) and quiet.acquire(c, False, 1)  # starts share it
+    assert not quiet.acquire(a, True, 0.2)  # the judge waits for the starts
+    quiet.release(b)
+    quiet.release(c)
+    assert quiet.acquire(a, True, 1)
+    for fd in (a, b, c):
+        os.close(fd)
+
+
+def test_candidate_start_waits_for_a_timing_loop(tmp_path, monkeypatch):
+    """A real candidate process, started while a timing loop holds the lock, does its device work
+    (and says ready) only once the loop lets go, and reports that it held the lock."""
+    from kernelmosaic.verify import quiet
+    from kernelmosaic.verify.procs import CandidateProcess, JobFailed
+
+    path = str(tmp_path / "gpu.lock")
+    monkeypatch.setenv("KMOSAIC_GPU_LOCK", path)
+    judge = quiet.open_lock(path)
+    assert quiet.acquire(judge, True, 1)
+    build = tmp_path / "build"
+    build.mkdir()
+    proc = CandidateProcess("cpu", str(build))
+    try:
+        with pytest.raises(JobFailed) as held:
+            proc.wait_ready(12)  # a start needs 3-5 s here: it would be ready unless it waits
+        assert held.value.status == "timeout"
+        quiet.release(judge)
+        ready = proc.wait_ready(120)
+        assert ready["ok"] and ready["startup_parts"]["gpu_lock"] is True
+        assert ready["startup_parts"]["gpu_wait_s"] > 1
+        # once started, the candidate process holds no part of the lock
+        assert quiet.acquire(judge, True, 5)
+    finally:
+        proc.close()
+        os.close(judge)

@@ -28,13 +28,14 @@ import sys
 import tempfile
 import time
 import types
+import contextlib
 import importlib.util
 import random
 from pathlib import Path
 
 import torch
 
-from . import sandbox
+from . import quiet, sandbox
 from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
 from .channel import SharedBuffer, dtype_name
 from .compare import (SAMPLE_ABOVE, all_finite, clone, compare, default_tolerances, flatten, max_abs_diff, same, within,
@@ -193,6 +194,9 @@ class Judge:
         self.sets: TimingSets | None = None
         self._sample_gen: torch.Generator | None = None
         self._rng = random.SystemRandom()  # which timed calls get a full check
+        # no process start works on this GPU while the judge times on it (quiet.py)
+        self.quiet = quiet.Quiet(spec.device)
+        self.quiet_waits: list[float] = []
 
     def phase(self, name: str) -> None:
         if self.emit:
@@ -699,8 +703,17 @@ class Judge:
             out[key]["calls"] = len(rows)
         return out
 
+    @contextlib.contextmanager
+    def quiet_gpu(self):
+        """The GPU to this judge alone for a timing loop: no process start works on it meanwhile
+        (quiet.py). The waits go into the diagnostics; a loop timed without it gets a note."""
+        with self.quiet.exclusive() as waited:
+            if waited is not None:
+                self.quiet_waits.append(round(waited, 4))
+            yield
+
     def time_process(self, proc: CandidateProcess, sets: "TimingSets", overhead: float, what: str,
-                     flush, check: bool) -> tuple[list[float], int]:
+                     flush, check: bool) -> tuple[list[float], int, int]:
         """``n`` timed calls after ``warmup`` untimed ones. The buffers are refilled from the input
         sets in turn between calls (off the clock), so the same address comes back with other values.
         With ``check``, every call's output is compared with the reference's answer: in full, or,
@@ -713,28 +726,29 @@ class Judge:
         times: list[float] = []
         checked = sampled = 0
         big = sum(t.numel() for t in flatten(sets[0][1]) if isinstance(t, torch.Tensor)) > SAMPLE_ABOVE
-        for i in range(max(warmup, len(sets)) + n):
-            j = i % len(sets)
-            inputs, answer = sets[j]
-            s.fill(inputs)
-            ms, reply = self.timed_call(proc, s, "timed", flush)
-            if reply.get("event") != "done":
+        with self.quiet_gpu():
+            for i in range(max(warmup, len(sets)) + n):
+                j = i % len(sets)
+                inputs, answer = sets[j]
+                s.fill(inputs)
+                ms, reply = self.timed_call(proc, s, "timed", flush)
+                if reply.get("event") != "done":
+                    if check:
+                        self.fail_from_reply(reply)
+                    raise TaskProblem(f"timing the reference ({what}) failed: {reply.get('message')}")
+                timed = i >= max(warmup, len(sets))
+                if timed:
+                    times.append(ms - overhead)
                 if check:
-                    self.fail_from_reply(reply)
-                raise TaskProblem(f"timing the reference ({what}) failed: {reply.get('message')}")
-            timed = i >= max(warmup, len(sets))
-            if timed:
-                times.append(ms - overhead)
-            if check:
-                out = self.outputs(s, reply, answer, -1, copied=True)
-                full = not big or self._rng.random() < FULL_CHECK_SHARE
-                mm = self.mismatch(answer, out, -1, sample=not full)
-                if mm is not None:
-                    mm["call"] = i
-                    raise JobFailed("incorrect", "timing_check", f"the output of timed call {i} is wrong: {mm['reason']} "
-                                    "(stale results served, or work finished after forward returned?)", mismatch=mm)
-                checked += int(timed and full)
-                sampled += int(timed and not full)
+                    out = self.outputs(s, reply, answer, -1, copied=True)
+                    full = not big or self._rng.random() < FULL_CHECK_SHARE
+                    mm = self.mismatch(answer, out, -1, sample=not full)
+                    if mm is not None:
+                        mm["call"] = i
+                        raise JobFailed("incorrect", "timing_check", f"the output of timed call {i} is wrong: {mm['reason']} "
+                                        "(stale results served, or work finished after forward returned?)", mismatch=mm)
+                    checked += int(timed and full)
+                    sampled += int(timed and not full)
         return times, checked, sampled
 
     def calibrate(self, proc: CandidateProcess, sets: "TimingSets", flush) -> float:
@@ -744,11 +758,12 @@ class Judge:
         s = self.slot("check", *sets[0], proc)
         s.fill(sets[0][0])
         ts = []
-        for _ in range(CALIBRATION_CALLS + 3):
-            ms, reply = self.timed_call(proc, s, "null", flush)
-            if reply.get("event") != "done":
-                raise JobFailed("runtime_error", "infra", "the calibration call failed", infra=True)
-            ts.append(ms)
+        with self.quiet_gpu():
+            for _ in range(CALIBRATION_CALLS + 3):
+                ms, reply = self.timed_call(proc, s, "null", flush)
+                if reply.get("event") != "done":
+                    raise JobFailed("runtime_error", "infra", "the calibration call failed", infra=True)
+                ts.append(ms)
         key = id(proc)
         self.fastest_null[key] = min([*ts[3:], self.fastest_null.get(key, float("inf"))])
         return statistics.median(ts[3:])
@@ -823,7 +838,11 @@ class Judge:
         if time.perf_counter() - t_base > 0.01:
             self.phases["baselines"] = round(time.perf_counter() - t_base, 4)
         if self.spec.timing.diagnostics:
-            result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads, "setup_s": self.diag_setup}
+            result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads, "setup_s": self.diag_setup,
+                                     "quiet_waits_s": self.quiet_waits}
+        if self.quiet.unquiet:
+            self.notes.append(f"{self.quiet.unquiet} timing loop(s) ran while other processes may have been starting on this GPU "
+                              f"(its quiet lock was not free within {quiet.WAIT_S:g} s): times may read high")
         for base in ("eager", "compile"):
             b = result.get(f"{base}_ms")
             result[f"speedup_{base}"] = (b / result["candidate_ms"]) if b and result["candidate_ms"] > 0 else None
@@ -1016,6 +1035,7 @@ class Judge:
         if self.cand is not None:
             self.cand.close()
             self.cand = None
+        self.quiet.close()
         if self._own_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
 

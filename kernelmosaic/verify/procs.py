@@ -17,7 +17,7 @@ import time
 import traceback
 from pathlib import Path
 
-from . import sandbox
+from . import quiet, sandbox
 from .builder import toolchain_paths
 from .channel import Channel, ChannelClosed, ChannelTimeout, ProtocolError
 from .pool import describe_exit
@@ -97,10 +97,17 @@ class CandidateProcess:
                    TRITON_CACHE_DIR=w + "/triton", TORCH_EXTENSIONS_DIR=w + "/torch_extensions",
                    TORCHINDUCTOR_CACHE_DIR=w + "/inductor", PYTHONDONTWRITEBYTECODE="1")
         self.log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(
-            sandbox.command(cfg, [sys.executable, "-m", "kernelmosaic.verify.candidate", str(theirs.fileno()), self.device]),
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT, env=env,
-            close_fds=True)
+        # its own descriptor of the GPU's quiet lock, for its start only (quiet.py)
+        lock = quiet.open_lock(quiet.lock_path(self.device))
+        fds = (theirs.fileno(),) if lock is None else (theirs.fileno(), lock)
+        argv = [sys.executable, "-m", "kernelmosaic.verify.candidate", str(theirs.fileno()), self.device]
+        try:
+            self.proc = subprocess.Popen(
+                sandbox.command(cfg, argv if lock is None else [*argv, str(lock)]),
+                pass_fds=fds, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT, env=env, close_fds=True)
+        finally:
+            if lock is not None:
+                os.close(lock)
         theirs.close()
 
     def wait_ready(self, timeout: float) -> dict:

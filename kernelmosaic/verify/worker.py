@@ -59,11 +59,18 @@ def main() -> None:
     from .spec import JobSpec
     from .timing import measure_ceilings
 
+    from . import quiet
+
     device = torch.device(args.device)
     if device.type == "cuda":
-        torch.cuda.init()
-        torch.zeros(1, device=device).add_(1)
-        torch.cuda.synchronize(device)
+        # a spare judge starts while another judge of this GPU may be timing (quiet.py)
+        lock = quiet.open_lock(quiet.lock_path(args.device))
+        with quiet.shared(lock):
+            torch.cuda.init()
+            torch.zeros(1, device=device).add_(1)
+            torch.cuda.synchronize(device)
+        if lock is not None:
+            os.close(lock)
     info = {"torch": torch.__version__, "cuda": torch.version.cuda}
     if device.type == "cuda":
         cap = torch.cuda.get_device_capability(device)

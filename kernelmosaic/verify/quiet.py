@@ -1,0 +1,120 @@
+"""One GPU, one clock: a lock that keeps process start-ups off a GPU while the judge times on it.
+
+A lane starts candidate, reference and judge processes ahead of its jobs (a start takes seconds).
+Each start initialises CUDA, runs warm-up kernels and starts CUPTI on the lane's GPU, and the GPU
+time-slices between contexts: measured on an H200, a ~2 ms kernel timed while a new pool's
+processes started read 5.5 ms, against 2.3 ms a moment later. So every start takes this lock
+*shared* around its GPU work, and the judge takes it *exclusive* around each calibration and
+timing loop. Starts never overlap a timed call; they overlap each other, and everything else.
+
+It is a ``flock`` on a file per user and GPU (``CUDA_VISIBLE_DEVICES``), so verifiers of one user
+on one machine share it. A sandboxed process gets the lock's descriptor from its parent, uses it
+during its start (trusted code: nothing of the candidate is loaded yet), then unlocks and closes
+it. The lock guards the fidelity of times, not the verdict: a process that never let go would
+only make the judge wait ``WAIT_S`` and then time anyway, with a note saying so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import tempfile
+import time
+
+WAIT_S = 60.0  # longest the judge waits for starts to leave the GPU before timing anyway
+START_WAIT_S = 600.0  # longest a start waits for a timing loop (a slow baseline) to end
+
+
+def lock_path(device: str) -> str | None:
+    """The lock file for this process's GPU; None off the GPU (a CPU lane's start is CPU work all
+    through, and waiting for it would cost each timing loop seconds). ``KMOSAIC_GPU_LOCK`` names
+    another file (to share the lock with other tools, or to use one on the CPU) or ``off``."""
+    given = os.environ.get("KMOSAIC_GPU_LOCK")
+    if given:
+        return None if given == "off" else given
+    if not str(device).startswith("cuda"):
+        return None
+    gpu = re.sub(r"[^A-Za-z0-9_.-]", "_", os.environ.get("CUDA_VISIBLE_DEVICES", "") or "all")
+    return os.path.join(tempfile.gettempdir(), f"kmosaic-gpu-{os.getuid()}-{gpu}.lock")
+
+
+def open_lock(path: str | None) -> int | None:
+    if not path:
+        return None
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None  # no lock (a read-only temp dir): times as before, unguarded
+
+
+def acquire(fd: int | None, exclusive: bool, timeout: float) -> bool:
+    """Take the lock within ``timeout`` seconds; False if it could not be had (or there is none)."""
+    if fd is None:
+        return False
+    op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
+    deadline = time.monotonic() + timeout
+    delay = 0.002
+    while True:
+        try:
+            fcntl.flock(fd, op)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+        except OSError:
+            return False
+
+
+def release(fd: int | None) -> None:
+    if fd is None:
+        return
+    try:
+        # LOCK_UN, not just close: a launcher process may hold a copy of the same descriptor
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except OSError:
+        pass
+
+
+@contextlib.contextmanager
+def shared(fd: int | None, timeout: float = START_WAIT_S):
+    """Around a process start's GPU work."""
+    got = acquire(fd, False, timeout)
+    try:
+        yield got
+    finally:
+        if got:
+            release(fd)
+
+
+class Quiet:
+    """The judge's side: ``with quiet.exclusive() as waited:`` around a timing loop. ``waited`` is
+    the seconds spent waiting for starts to finish, or None when the GPU could not be had quiet
+    (no lock on this device, or a start held it past ``WAIT_S``)."""
+
+    def __init__(self, device: str):
+        self.fd = open_lock(lock_path(device))
+        self.unquiet = 0  # timing loops run without the lock after waiting WAIT_S
+
+    @contextlib.contextmanager
+    def exclusive(self):
+        if self.fd is None:
+            yield None
+            return
+        t0 = time.monotonic()
+        got = acquire(self.fd, True, WAIT_S)
+        if not got:
+            self.unquiet += 1
+        try:
+            yield (time.monotonic() - t0) if got else None
+        finally:
+            if got:
+                release(self.fd)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
