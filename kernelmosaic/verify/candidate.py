@@ -34,6 +34,26 @@ from . import launches
 from .channel import Channel, ChannelClosed, dtype_name, map_buffer, unmap
 
 
+def keep_freed_memory() -> bool:
+    """CPU: keep large allocations in the heap, where the poison of freed blocks reaches them.
+
+    glibc serves an allocation of 32 MiB or more (its largest mmap threshold) with fresh mmap
+    pages, which read as zero, and unmaps it when freed: an output the kernel never wrote read
+    0.0, and a ReLU that wrote only its positive elements was judged correct. With mmap off and
+    trimming at its limit, freed blocks stay in the heap with their NaN bits and the next
+    allocation of that size reuses them. Costs memory the process holds, not time. True when
+    glibc took both settings."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # not glibc
+        return False
+    M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
+    return bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, 2**31 - 1))
+
+
 def _exc_text(e: BaseException, limit: int = 12) -> str:
     return "".join(traceback.format_exception(type(e), e, e.__traceback__, limit=-limit))
 
@@ -508,6 +528,9 @@ def main() -> None:
     t0 = time.perf_counter()
     sandbox = json.loads(os.environ.get("KMOSAIC_SANDBOX") or "{}")
     parts: dict[str, float] = {}
+    if device != "cuda":
+        # before torch allocates anything (and before any candidate code could undo it)
+        parts["heap_kept"] = keep_freed_memory()
     try:
         from . import quiet
 
