@@ -14,7 +14,8 @@ import pytest
 import agent_scripts as S
 from conftest import DATA, ROOT
 from kernelmosaic.agent.scripted_server import ScriptedServer as FakeOpenAI
-from kernelmosaic.agent import Episode, EpisodeConfig, OpenAIPolicy, ScriptedPolicy, extract_candidate, generate, render_feedback
+from kernelmosaic.agent import Episode, EpisodeConfig, OpenAILLM, ScriptedLLM, extract_candidate, render_feedback
+from kernelmosaic.scale import generate
 from kernelmosaic.data import Store
 from kernelmosaic.task import load_task
 from kernelmosaic.verify import TimingConfig
@@ -56,7 +57,7 @@ def test_feedback_maps_compiler_lines_into_the_candidate():
 # -- whole episodes through real HTTP ----------------------------------------------------------------
 def test_episode_repair_then_optimize_over_http(cpu_verifier):
     with FakeOpenAI({"relu": [S.BROKEN, S.WRONG, S.SLOW, S.FAST]}, fail_first=1) as srv:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url, api_key="test", retries=2)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url, api_key="test", retries=2)
         cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
         res = Episode(relu(), policy, cpu_verifier, cfg).run()
         n_requests = len(srv.requests)
@@ -77,7 +78,7 @@ def test_episode_repair_then_optimize_over_http(cpu_verifier):
 
 
 def test_broken_optimization_never_replaces_the_best(cpu_verifier):
-    policy = ScriptedPolicy([S.FAST, S.BROKEN, S.NO_CODE])
+    policy = ScriptedLLM([S.FAST, S.BROKEN, S.NO_CODE])
     cfg = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=2, timing=FAST_TIMING)
     res = Episode(relu(), policy, cpu_verifier, cfg).run()
     assert [t.verdict["status"] for t in res.turns] == ["correct", "compile_error", "invalid_candidate"]
@@ -89,7 +90,7 @@ def test_broken_optimization_never_replaces_the_best(cpu_verifier):
 
 def test_repair_budget_and_no_code_turns(cpu_verifier):
     cfg = EpisodeConfig(backend="cpp", max_repair=2, max_optimize=1, timing=FAST_TIMING)
-    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    res = Episode(relu(), ScriptedLLM(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
     assert len(res.turns) == 3 and not res.correct and res.stopped == "repair_budget"
     assert all(t.verdict["status"] == "invalid_candidate" and t.code is None for t in res.turns)
     assert "contains no code" in res.turns[1].messages[-1]["content"]
@@ -97,13 +98,13 @@ def test_repair_budget_and_no_code_turns(cpu_verifier):
 
 def test_token_budget_stops_the_episode(cpu_verifier):
     cfg = EpisodeConfig(backend="cpp", max_repair=5, max_tokens=10, timing=FAST_TIMING)
-    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    res = Episode(relu(), ScriptedLLM(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
     assert res.stopped == "token_budget" and len(res.turns) == 1
 
 
 def test_context_stays_bounded(cpu_verifier):
     cfg = EpisodeConfig(backend="cpp", max_repair=5, max_optimize=0, context_turns=2, timing=FAST_TIMING)
-    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    res = Episode(relu(), ScriptedLLM(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
     last = res.turns[-1].messages
     assert any("Summary of earlier attempts" in m["content"] for m in last)
     assert sum(m["role"] == "assistant" for m in last) <= 3  # 2 recent turns + the summary acknowledgement
@@ -111,7 +112,7 @@ def test_context_stays_bounded(cpu_verifier):
 
 def test_triton_backend_episode(cpu_verifier):
     cfg = EpisodeConfig(backend="triton", max_repair=2, max_optimize=0, timing=TimingConfig(enabled=False))
-    res = Episode(relu(), ScriptedPolicy([S.NO_CODE, S.TRITON_OK]), cpu_verifier, cfg).run()
+    res = Episode(relu(), ScriptedLLM([S.NO_CODE, S.TRITON_OK]), cpu_verifier, cfg).run()
     assert [t.verdict["status"] for t in res.turns] == ["invalid_candidate", "correct"]
 
 
@@ -120,7 +121,7 @@ def test_generate_records_every_turn_in_the_store(cpu_verifier, tmp_path):
     scale_ok = (DATA / "cpu" / "scale_add_cc_ok.py").read_text()
     scripts = {"relu": S.by_conversation, "scale_add": [f"```python\n{scale_ok}```", S.NO_CODE]}
     with FakeOpenAI(scripts) as srv, Store(tmp_path / "run.db") as store:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url, concurrency=2)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url, concurrency=2)
         cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
         rid = generate(tasks, policy, cpu_verifier, store, cfg, concurrency=2)
         eps = {e.task_key: e for e in store.episodes(rid)}
@@ -229,7 +230,7 @@ def test_export_cli_on_a_generated_store(cpu_verifier, tmp_path):
 
     with FakeOpenAI({"relu": S.by_conversation, "scale_add": [f"```python\n{(DATA / 'cpu' / 'scale_add_cc_ok.py').read_text()}```"]}) as srv, \
             Store(tmp_path / "run.db") as store:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url)
         cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
         generate([relu(), load_task(DATA / "tasks" / "scale_add.py")], policy, cpu_verifier, store, cfg)
     for view in ("iterative", "direct", "steps"):

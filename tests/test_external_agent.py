@@ -132,7 +132,7 @@ def test_mcp_stdio_episode_with_restart_and_store(tmp_path, cache_dir, taskset):
         assert turns[0].messages[-1]["content"] == seen["prompt0"]
         assert turns[1].messages[-1]["content"] == seen["prompt1"] and turns[1].guidance_ids == seen["gids1"]
         assert turns[0].code == BROKEN and turns[1].code == FAST and turns[1].reply.startswith("Fixed.")
-        assert all(t.meta["policy"] == "external:pytest-agent/9.9" and t.meta["interface"] == "mcp" for t in turns)
+        assert all(t.meta["llm"] == "external:pytest-agent/9.9" and t.meta["interface"] == "mcp" for t in turns)
         assert ep.meta["external"]["config"]["max_repair"] == 2
 
 

@@ -16,7 +16,7 @@ from ..task import Task, TaskError
 from ..verify import TimingConfig, Verifier, VerifyRequest
 from .feedback import render_feedback
 from .parse import extract_candidate
-from .policy import Policy, PolicyError
+from .llm import LLM, LLMError
 from .prompts import SYSTEM, optimize_prompt, repair_prompt, task_prompt
 
 
@@ -53,7 +53,7 @@ class EpisodeResult:
     best_code: str | None
     best_verdict: dict | None
     correct: bool
-    stopped: str  # why it ended: "optimized", "repair_budget", "token_budget", "wall_budget", "policy_error", "task_error"
+    stopped: str  # why it ended: "optimized", "repair_budget", "token_budget", "wall_budget", "llm_error", "task_error"
     error: str | None = None
     wall_s: float = 0.0
 
@@ -77,7 +77,7 @@ class Episode:
     def __init__(
         self,
         task: Task,
-        policy: Policy,
+        llm: LLM,
         verifier: Verifier,
         config: EpisodeConfig | None = None,
         *,
@@ -86,7 +86,7 @@ class Episode:
         on_turn: Callable[[TurnRecord], None] | None = None,
     ):
         self.task = task
-        self.policy = policy
+        self.llm = llm
         self.verifier = verifier
         self.cfg = config or EpisodeConfig()
         self.episode_id = episode_id or task.key
@@ -131,7 +131,7 @@ class Episode:
         older, recent = turns[:-k], turns[-k:]
         if older:
             # bounded context: older turns shrink to one line each
-            lines = [f"- turn {t.idx} ({t.stage}): {_one_line(t.verdict)}" for t in older]
+            lines = [f"- turn {t.idx} ({t.stage}): {one_line(t.verdict)}" for t in older]
             msgs.append({"role": "user", "content": "Summary of earlier attempts:\n" + "\n".join(lines)})
             msgs.append({"role": "assistant", "content": "Understood; I will not repeat those mistakes."})
         guidance_ids: list[str] = []
@@ -192,7 +192,7 @@ class Episode:
 
     # -- one turn ----------------------------------------------------------------------------------
     def _turn(self, turns: list[TurnRecord], stage: str, messages: list[dict], guidance_ids: list[str]) -> TurnRecord:
-        comp = self.policy.complete(messages)
+        comp = self.llm.complete(messages)
         parsed = extract_candidate(comp.text)
         t0 = time.perf_counter()
         if parsed.code is None:
@@ -202,7 +202,7 @@ class Episode:
         verify_s = time.perf_counter() - t0
         return self.record(turns, stage, messages, guidance_ids, comp.text, parsed.code, verdict, usage=comp.usage,
                            latency_s=comp.latency_s, verify_s=verify_s,
-                           meta={"finish_reason": comp.finish_reason, "policy": self.policy.name})
+                           meta={"finish_reason": comp.finish_reason, "llm": self.llm.name})
 
     # -- the loop --------------------------------------------------------------------------------------
     def run(self, resume: list[TurnRecord] | None = None) -> EpisodeResult:
@@ -225,8 +225,8 @@ class Episode:
             messages, gids = self._messages(turns, stage, state)
             try:
                 turn = self._turn(turns, stage, messages, gids)
-            except PolicyError as e:
-                stopped, error = "policy_error", str(e)
+            except LLMError as e:
+                stopped, error = "llm_error", str(e)
                 break
             except TaskError as e:
                 stopped, error = "task_error", str(e)
@@ -243,7 +243,7 @@ class Episode:
         )
 
 
-def _one_line(v: dict) -> str:
+def one_line(v: dict) -> str:
     st = v.get("status")
     if st == "correct":
         t = v.get("timing") or {}

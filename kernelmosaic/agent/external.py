@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 from ..data import EpisodeRecord, Store, StoreError, TurnRecord
 from ..task import Task, TaskError, load_kernelbench, resolve_task_spec
 from ..verify import TimingConfig, Verifier
-from .episode import Episode, EpisodeConfig, _one_line
+from .episode import Episode, EpisodeConfig, one_line
 from .parse import extract_candidate
 from .prompts import SYSTEM
 
@@ -352,7 +352,7 @@ class Workbench:
             vd = verdict.to_dict()
         ext = rec.meta.get("external") or {}
         # latency_s: seconds from the prompt being issued to this submission (the agent's time)
-        meta = {"policy": ext.get("policy"), "interface": self.interface, "finish_reason": None}
+        meta = {"llm": ext.get("policy"), "interface": self.interface, "finish_reason": None}
         if agent and agent != ext.get("policy"):
             meta["agent"] = agent
         if batch > 1:
@@ -389,7 +389,7 @@ class Workbench:
                 "next_prompt": messages[-1]["content"] if messages else None,
                 "best": _best(ep, turns), "budgets": self._budgets(ep.cfg, ep, turns),
                 "history": [{"turn": t.idx, "stage": t.stage, "status": t.verdict.get("status"),
-                             "summary": _one_line(t.verdict), "guidance_ids": t.guidance_ids} for t in turns]}
+                             "summary": one_line(t.verdict), "guidance_ids": t.guidance_ids} for t in turns]}
 
     def best(self, episode_id: str) -> dict:
         rec, ep, turns = self._load(episode_id)

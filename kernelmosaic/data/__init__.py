@@ -13,7 +13,7 @@ from .schema import (
     episode_key,
     no_code_verdict,
 )
-from .store import SCHEMA_VERSION, Store, StoreError
+from .store import SCHEMA_VERSION, Store, StoreError, require_store
 # the function is exported as export_dataset: a package attribute named "export" would
 # shadow the submodule kernelmosaic.data.export (mock.patch paths, import ... as)
 from .export import VIEWS, ExportResult, export_dataset, find_contamination, normalize_source, split_tasks
@@ -35,5 +35,6 @@ __all__ = [
     "find_contamination",
     "no_code_verdict",
     "normalize_source",
+    "require_store",
     "split_tasks",
 ]

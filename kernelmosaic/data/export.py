@@ -38,7 +38,7 @@ from typing import Any, Iterable
 
 from .schema import STAGES, TurnRecord
 from .._card import md_table, size_category
-from .store import Store
+from .store import Store, require_store
 
 VIEWS = ("iterative", "direct", "steps")
 SPLITS = ("train", "validation")
@@ -112,7 +112,7 @@ class _Ep:
 
 
 def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict], list[_Ep], dict[str, str | None]]:
-    with Store(path) as store:
+    with Store(require_store(path)) as store:
         with store._read() as conn:  # one consistent snapshot of runs, episodes, turns and tasks
             runs = {r["run_id"]: dict(r) for r in conn.execute("SELECT run_id, model, task_set FROM runs")}
             if run_ids is not None:
@@ -373,10 +373,9 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     """
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
-    store_path = Path(store_path)
-    if not store_path.is_file():
-        raise ValueError(f"store {store_path} does not exist" if not store_path.exists()
-                         else f"store {store_path} is not a file")
+    store_path = require_store(store_path)
+    if Path(out_dir).exists() and not Path(out_dir).is_dir():
+        raise ValueError(f"{out_dir}: is an existing file, not a folder")
     if not 0 <= val_fraction < 1:
         raise ValueError(f"val_fraction must be in [0, 1), not {val_fraction}")
     if max_turns is not None and max_turns < 1:

@@ -479,6 +479,32 @@ class Store:
             return "\n".join(r[0] for r in self._conn().execute("PRAGMA integrity_check"))
 
 
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def require_store(path: str | os.PathLike) -> Path:
+    """``path`` as an existing store to read; StoreError saying what it is otherwise.
+
+    Readers (export, report, metrics) call this before :class:`Store`, which would create a
+    database in a missing or empty file: a reader must never turn a typo or a 0-byte file
+    into an empty store."""
+    p = Path(path)
+    if p.is_dir():
+        raise StoreError(f"{p}: is a directory, not a store")
+    if not p.exists():
+        raise StoreError(f"{p}: no such store")
+    try:
+        with open(p, "rb") as f:
+            head = f.read(len(_SQLITE_MAGIC))
+    except OSError as e:
+        raise StoreError(f"{p}: cannot read it ({e.strerror})") from None
+    if not head:
+        raise StoreError(f"{p}: an empty file (0 bytes), not a store")
+    if head != _SQLITE_MAGIC:
+        raise StoreError(f"{p}: not a store (not a SQLite file)")
+    return p
+
+
 def _dumps(o: Any) -> str:
     try:
         return json.dumps(finite(o), allow_nan=False, sort_keys=True, separators=(",", ":"), default=_json_default)
