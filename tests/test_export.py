@@ -420,7 +420,7 @@ def test_card_licence_is_the_users_and_names_the_policies(env):
 def test_errors_are_clear(env, tmp_path):
     with pytest.raises(ValueError, match="unknown view 'chat'.*iterative, direct, steps"):
         export(env["store"], "chat", tmp_path / "x")
-    with pytest.raises(ValueError, match="does not exist"):
+    with pytest.raises(ValueError, match="no such store"):
         export(tmp_path / "missing.db", "iterative", tmp_path / "x")
     assert not (tmp_path / "missing.db").exists()  # not created by the attempt
     with pytest.raises(ValueError, match=r"empty.*min_speedup.*: 7"):

@@ -73,7 +73,7 @@ def test_round_trip(store, tmp_path):
         store.add_turn(t)
     back = store.turns(ep.episode_id)
     assert [t.to_dict() for t in back[:1]] == [t0.to_dict()]
-    assert back[1].verdict["timing"]["speedup_compile"] == "nan"  # non-finite floats survive as strings
+    assert back[1].verdict["timing"]["speedup_compile"] is None  # non-finite floats are stored as null
     assert back[2].code is None and back[2].status == "invalid_candidate"
 
     store.finish_episode(ep.episode_id, "done", best_turn=1, best_code=t1.code, best_speedup=2.5,
@@ -105,7 +105,7 @@ def test_pragmas_and_reopen(tmp_path):
         run = s.start_run("m", {}, "set", run_id="r1")
     with Store(path) as s:  # reopening neither migrates again nor loses anything
         assert s.get_run(run).model == "m"
-        assert tuple(s._conn().execute("SELECT COUNT(*), MAX(version) FROM km_schema").fetchone()) == (1, SCHEMA_VERSION)
+        assert tuple(s._conn().execute("SELECT COUNT(*), MAX(version) FROM km_schema").fetchone()) == (SCHEMA_VERSION, SCHEMA_VERSION)
 
 
 def test_resume_run_and_idempotence(store):

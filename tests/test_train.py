@@ -177,7 +177,7 @@ def test_a_diverged_run_still_writes_json():
                       attn_implementation="sdpa", resumed_from=None, metrics={"train_loss": float("nan")},
                       log_history=[{"loss": float("inf"), "step": 1}])
     d = json.loads(json.dumps(res.to_dict(), allow_nan=False))
-    assert d["metrics"]["train_loss"] == "nan" and d["log_history"][0] == {"loss": "inf", "step": 1}
+    assert d["metrics"]["train_loss"] is None and d["log_history"][0] == {"loss": None, "step": 1}
 
 
 def test_packed_rows_do_not_attend_across_sequences():

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..data import TurnRecord, no_code_verdict
+from ..data.best import best_turn
 from ..task import Task, TaskError
 from ..verify import TimingConfig, Verifier, VerifyRequest
 from .feedback import render_feedback
@@ -63,16 +64,6 @@ class EpisodeResult:
         return t.get("speedup_eager")
 
 
-def _faster(a: dict | None, b: dict | None) -> bool:
-    """Is verdict ``a`` a better kernel than ``b`` (both correct)?"""
-    ta, tb = (a or {}).get("timing") or {}, (b or {}).get("timing") or {}
-    if tb.get("candidate_ms") is None:
-        return True
-    if ta.get("candidate_ms") is None:
-        return False
-    return ta["candidate_ms"] < tb["candidate_ms"]
-
-
 class Episode:
     def __init__(
         self,
@@ -100,10 +91,7 @@ class Episode:
     # -- state, derived from the turns ------------------------------------------------------
     def state(self, turns: list[TurnRecord]) -> dict:
         """best turn, next stage (None: the episode is over), tokens and stage counts."""
-        best_i = None
-        for i, t in enumerate(turns):
-            if t.verdict.get("status") == "correct" and (best_i is None or _faster(t.verdict, turns[best_i].verdict)):
-                best_i = i
+        best_i = best_turn(turns)
         repairs = sum(1 for t in turns if t.stage == "repair")
         optimizes = sum(1 for t in turns if t.stage == "optimize")
         tokens = sum(int((t.usage or {}).get("total_tokens") or 0) for t in turns)

@@ -27,7 +27,6 @@ import difflib
 import hashlib
 import io
 import json
-import math
 import re
 import time
 import tokenize
@@ -38,7 +37,9 @@ from typing import Any, Iterable
 
 from .schema import STAGES, TurnRecord
 from .._card import md_table, size_category
-from .store import Store, require_store
+from .._json import number as _num
+from .best import best_turn, better, is_correct
+from .store import Store, StoreError, require_store
 
 VIEWS = ("iterative", "direct", "steps")
 SPLITS = ("train", "validation")
@@ -130,46 +131,12 @@ def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict],
 
 
 # -- verdict helpers -----------------------------------------------------------------------------------
-def _num(x: Any) -> float | None:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        return None
-    return float(x)
-
-
 def _timing(t: TurnRecord) -> dict:
     return (t.verdict or {}).get("timing") or {}
 
 
 def _correct(t: TurnRecord) -> bool:
-    return t.status == "correct"
-
-
-def _faster(a: TurnRecord, b: TurnRecord) -> bool:
-    """Is ``a`` measurably faster than ``b``? Both need a measured candidate time."""
-    ma, mb = _num(_timing(a).get("candidate_ms")), _num(_timing(b).get("candidate_ms"))
-    if ma is not None and mb is not None:
-        return ma < mb
-    sa, sb = _num(_timing(a).get("speedup_eager")), _num(_timing(b).get("speedup_eager"))
-    return sa is not None and sb is not None and sa > sb
-
-
-def _best_turn(ep: _Ep) -> int | None:
-    """The recorded best turn when it is a correct turn; otherwise the fastest correct one
-    (the episode's own rule: earliest among equals; an unmeasured best is replaced by a measured one)."""
-    if ep.best_turn is not None and 0 <= ep.best_turn < len(ep.turns) and _correct(ep.turns[ep.best_turn]):
-        return ep.best_turn
-    best = None
-    for i, t in enumerate(ep.turns):
-        if not _correct(t):
-            continue
-        if best is None:
-            best = i
-        elif _num(_timing(ep.turns[best]).get("candidate_ms")) is None:
-            if _num(_timing(t).get("candidate_ms")) is not None:
-                best = i
-        elif _faster(t, ep.turns[best]):
-            best = i
-    return best
+    return is_correct(t)
 
 
 def _msgs(messages: Iterable[dict]) -> list[dict[str, str]]:
@@ -285,10 +252,11 @@ def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered
     best = None  # index of the best correct turn among turns[:i+1]
     for i in range(len(ep.turns) - 1):
         a, b = ep.turns[i], ep.turns[i + 1]
-        if _correct(a) and (best is None or _faster(a, ep.turns[best])):
+        if _correct(a) and better(a, None if best is None else ep.turns[best]):
             best = i
         kind = None
-        if b.stage == "optimize" and _correct(b) and best is not None and _faster(b, ep.turns[best]):
+        # an optimize step is kept only when it is the new best: measurably faster than the best before it
+        if b.stage == "optimize" and _correct(b) and best is not None and better(b, ep.turns[best]):
             kind = "optimize"
         elif not _correct(a) and (_correct(b) or (a.status == "compile_error" and b.status in
                                                   ("runtime_error", "incorrect", "timeout"))):
@@ -373,7 +341,10 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     """
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
-    store_path = require_store(store_path)
+    try:
+        store_path = require_store(store_path)
+    except StoreError as e:
+        raise ValueError(str(e)) from None
     if Path(out_dir).exists() and not Path(out_dir).is_dir():
         raise ValueError(f"{out_dir}: is an existing file, not a folder")
     if not 0 <= val_fraction < 1:
@@ -402,7 +373,7 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
         if not ep.turns:
             n_filtered["no_turns"] += 1
             continue
-        b = _best_turn(ep)
+        b = best_turn(ep.turns)
         if b is None and verified_only and view != "steps":
             n_filtered["not_verified"] += 1
             continue

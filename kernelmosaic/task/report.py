@@ -61,6 +61,8 @@ def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0
 
 
 def _fill_set(pool, ts, out, chosen, keep, dropped, results, window, method, plots, retimed, second, notes) -> dict:
+    from .filters import load_results
+
     records = []
     for rec in chosen:
         rel = f"tasks/{rec['name']}.py"
