@@ -48,6 +48,12 @@ def load_task_set(spec: str, kernelbench: Optional[str]):
     return [resolve_task_spec(spec, kernelbench)]
 
 
+def check_executor(kind, ray_address) -> None:
+    """Options that cannot go together are refused before anything starts (an endpoint, a model)."""
+    if ray_address and kind != ExecutorKind.RAY:
+        fail("--ray-address needs --executor ray")
+
+
 def make_executor(kind, device, workers, ray_address):
     """The executor for --executor/--ray-address (kernelmosaic.scale); exit 2 when it cannot start."""
     from ..scale import RayUnavailable, make_executor as _make
@@ -164,6 +170,7 @@ def generate(
     from ..scale import generate as run_generate
 
     new_store(store_path)
+    check_executor(executor, ray_address)
     try:
         task_list = load_task_set(tasks, kernelbench)
     except TaskError as e:
@@ -252,6 +259,7 @@ def bench(
     if baselines not in SOURCES:
         fail(f"--baselines must be one of {', '.join(SOURCES)}, not {baselines!r}")
     new_store(store_path)
+    check_executor(executor, ray_address)
     try:
         lv, ids, (rep, opt) = parse_levels(levels), parse_problems(problems), parse_turns(turns)
     except ValueError as e:

@@ -14,22 +14,17 @@ Views, all built from the same records:
   is an optimize turn, correct and measurably faster than the best kernel before it).
 
 Rows are split into train/validation by a seeded hash of the task key, so a task never
-appears in both splits. With ``kernelbench_dir`` every task whose source matches a
-KernelBench problem (exactly after normalization, or SequenceMatcher ratio >= 0.9) is dropped.
+appears in both splits. With ``kernelbench_dir`` every task that computes what a KernelBench
+problem computes is dropped, by the rule task curation uses (:mod:`kernelmosaic.task.decontam`).
 
 pyarrow is imported lazily, so ``kernelmosaic.data`` does not need it.
 """
 
 from __future__ import annotations
 
-import ast
-import difflib
 import hashlib
-import io
 import json
-import re
 import time
-import tokenize
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -38,12 +33,13 @@ from typing import Any, Iterable
 from .schema import STAGES, TurnRecord
 from .._card import md_table, size_category
 from .._json import number as _num
+from ..task.decontam import THRESHOLD as SIMILARITY_THRESHOLD
+from ..task.decontam import Contamination, contaminated, index_sources
 from .best import best_turn, better, is_correct
 from .store import Store, StoreError, require_store
 
 VIEWS = ("iterative", "direct", "steps")
 SPLITS = ("train", "validation")
-SIMILARITY_THRESHOLD = 0.9
 PROJECT_LICENSE = "Apache-2.0"  # pyproject.toml [project] license
 KERNELBENCH_LICENSE = "MIT"
 
@@ -149,64 +145,20 @@ def _code_block(code: str) -> str:
 
 
 # -- decontamination -----------------------------------------------------------------------------------
-def normalize_source(src: str) -> str:
-    """Canonical form for matching: comments, docstrings and formatting removed (``ast.unparse``);
-    for source that does not parse, comments stripped and whitespace collapsed."""
-    try:
-        tree = ast.parse(src)
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                body = node.body
-                if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
-                        and isinstance(body[0].value.value, str):
-                    node.body = body[1:] or [ast.Pass()]
-        return ast.unparse(tree).strip()
-    except (SyntaxError, ValueError, RecursionError):
-        pass
-    try:
-        toks = [t for t in tokenize.generate_tokens(io.StringIO(src).readline) if t.type != tokenize.COMMENT]
-        text = tokenize.untokenize(toks)
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        text = re.sub(r"#[^\n]*", "", src)
-    lines = (" ".join(line.split()) for line in text.splitlines())
-    return "\n".join(line for line in lines if line)
-
-
-def _load_kernelbench(kb_dir: Path) -> list[tuple[str, str]]:
+def _kernelbench_files(kb_dir: Path) -> list[tuple[str, str]]:
+    """Every KernelBench problem file under ``kb_dir``: (path relative to it, source)."""
     if not kb_dir.is_dir():
         raise ValueError(f"kernelbench_dir {kb_dir} is not a directory")
     files = sorted(p for p in kb_dir.rglob("*.py") if not any(part.startswith((".", "_")) for part in p.relative_to(kb_dir).parts))
     if not files:
         raise ValueError(f"kernelbench_dir {kb_dir} holds no .py problem files (expected level1/, level2/, ...)")
-    return [(p.relative_to(kb_dir).as_posix(), normalize_source(p.read_text(errors="replace"))) for p in files]
+    return [(p.relative_to(kb_dir).as_posix(), p.read_text(errors="replace")) for p in files]
 
 
-def find_contamination(sources: dict[str, str], kb: list[tuple[str, str]],
-                       threshold: float = SIMILARITY_THRESHOLD) -> list[dict[str, Any]]:
-    """Tasks whose source matches a KernelBench problem: [{task, kernelbench_file, score, match}]."""
-    exact: dict[str, str] = {}
-    for name, norm in kb:
-        exact.setdefault(norm, name)
-    out = []
-    for task in sorted(sources):
-        a = normalize_source(sources[task])
-        if a in exact:
-            out.append({"task": task, "kernelbench_file": exact[a], "score": 1.0, "match": "exact"})
-            continue
-        best_name, best = None, 0.0
-        for name, b in kb:
-            la, lb = len(a), len(b)
-            if la + lb == 0 or 2 * min(la, lb) / (la + lb) < max(threshold, best):
-                continue  # ratio can not reach the threshold (or beat the best so far)
-            sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-            if sm.real_quick_ratio() < threshold or sm.quick_ratio() < threshold:
-                continue
-            r = sm.ratio()
-            if r > best:
-                best_name, best = name, r
-        if best_name is not None and best >= threshold:
-            out.append({"task": task, "kernelbench_file": best_name, "score": round(best, 4), "match": "similar"})
-    return out
+def find_contamination(sources: dict[str, str], kb_dir) -> list[Contamination]:
+    """Tasks whose source computes what a KernelBench problem computes, by the curation rule
+    (:mod:`kernelmosaic.task.decontam`, score >= its THRESHOLD)."""
+    return contaminated(sources, index_sources(_kernelbench_files(Path(kb_dir))))
 
 
 # -- the split -------------------------------------------------------------------------------------------
@@ -391,13 +343,12 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     dropped: list[dict[str, Any]] = []
     unchecked: list[str] = []
     if kernelbench_dir is not None:
-        kb = _load_kernelbench(Path(kernelbench_dir))
         tasks = sorted({ep.task for ep, _ in kept})
         unchecked = [t for t in tasks if not sources.get(t)]
-        dropped = find_contamination({t: sources[t] for t in tasks if sources.get(t)}, kb)
+        hits = find_contamination({t: sources[t] for t in tasks if sources.get(t)}, kernelbench_dir)
+        dropped = [{**h.to_dict(), "kernelbench_file": h.problem,
+                    "episodes": sum(ep.task == h.task for ep, _ in kept)} for h in hits]
         bad_tasks = {d["task"] for d in dropped}
-        for d in dropped:
-            d["episodes"] = sum(ep.task == d["task"] for ep, _ in kept)
         n_filtered["decontaminated"] += sum(ep.task in bad_tasks for ep, _ in kept)
         kept = [(ep, b) for ep, b in kept if ep.task not in bad_tasks]
 
@@ -560,17 +511,18 @@ def _card(res: ExportResult, split_rows: dict[str, list[dict]], used: list[tuple
     out += [_table(["device", "torch", "cuda", "turns"], [list(k) + [v] for k, v in sorted(envs.items())])
             if envs else "No environment was recorded in the verdicts.", ""]
     out += ["## Generators and tasks", "",
-            "The policy that wrote the assistant messages of each run (its model name as recorded in `runs.model`):", "",
-            _table(["policy (runs.model)", "runs"], [[m, n] for m, n in sorted(models.items())]), "",
+            "The LLM that wrote the assistant messages of each run (its model name as recorded in `runs.model`):", "",
+            _table(["LLM (runs.model)", "runs"], [[m, n] for m, n in sorted(models.items())]), "",
             _table(["task set (runs.task_set)", "runs"], [[t, n] for t, n in sorted(task_sets.items())]), ""]
 
     out += ["## Decontamination", ""]
     if settings["kernelbench_dir"] is None:
         out += ["Not run: no KernelBench directory was given.", ""]
     else:
-        out += [f"Every task's source was compared with the KernelBench problems in `{settings['kernelbench_dir']}` "
-                f"after normalization (comments, docstrings and formatting removed): an exact match, or a "
-                f"difflib.SequenceMatcher ratio >= {SIMILARITY_THRESHOLD}, dropped the task.", ""]
+        out += [f"Every task was scored against the KernelBench problems in `{settings['kernelbench_dir']}` by the "
+                "rule task curation uses: 0.7 x the similarity of their op sequences (the same ops in the same "
+                "order, whatever the shapes, dtypes or names) + 0.3 x the cosine of their normalized token "
+                f"bigrams. A score >= {SIMILARITY_THRESHOLD} dropped the task (1.0: an exact copy up to names).", ""]
         if res.dropped:
             out += [_table(["task", "nearest KernelBench file", "score", "match", "episodes"],
                            [[d["task"], d["kernelbench_file"], f"{d['score']:.4f}", d["match"], d.get("episodes", "")]
