@@ -4,7 +4,6 @@ scripted server, real verifier workers, real compilers, a real SQLite store."""
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -12,7 +11,7 @@ import time
 import pytest
 
 import agent_scripts as S
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, count_turns
 from kernelmosaic.agent.scripted_server import ScriptedServer as FakeOpenAI
 from kernelmosaic.agent import Episode, EpisodeConfig, OpenAILLM, ScriptedLLM, extract_candidate, render_feedback
 from kernelmosaic.scale import generate
@@ -137,17 +136,6 @@ def test_generate_records_every_turn_in_the_store(cpu_verifier, tmp_path):
         assert len(srv.requests) == n_req
 
 
-def _count_turns(db) -> int:
-    try:
-        con = sqlite3.connect(db, timeout=30)
-        try:
-            return con.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
-
-
 def test_sigkill_and_resume_loses_and_duplicates_nothing(tmp_path, cache_dir):
     """`kmosaic generate` killed with SIGKILL mid-run, then resumed with the same run id."""
     tdir = tmp_path / "tasks"
@@ -165,7 +153,7 @@ def test_sigkill_and_resume_loses_and_duplicates_nothing(tmp_path, cache_dir):
                "--no-compile-baseline", "--workers", "1"]
         p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 240
-        while _count_turns(db) < 2 and time.monotonic() < deadline and p.poll() is None:
+        while count_turns(db) < 2 and time.monotonic() < deadline and p.poll() is None:
             time.sleep(0.2)
         assert p.poll() is None, p.stdout.read().decode()[-3000:]
         os.killpg(p.pid, signal.SIGKILL)

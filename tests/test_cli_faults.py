@@ -7,7 +7,6 @@ misleading message, or a file left behind that should not be.
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import agent_scripts as S
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, count_turns
 
 from kernelmosaic.agent.scripted_server import ScriptedServer
 from kernelmosaic.data import Store
@@ -45,17 +44,6 @@ def test_the_cli_imports_this_checkout():
 
 
 # -- Ctrl-C ------------------------------------------------------------------------------------------------
-def _turns(db: Path) -> int:
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        try:
-            return con.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
-
-
 def test_ctrl_c_stops_generate_commits_the_turn_in_flight_and_cancels_the_queue(tmp_path, cache_dir):
     tdir = tmp_path / "tasks"
     tdir.mkdir()
@@ -73,10 +61,10 @@ def test_ctrl_c_stops_generate_commits_the_turn_in_flight_and_cancels_the_queue(
         p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              start_new_session=True, text=True)
         deadline = time.monotonic() + 240
-        while _turns(db) < 1 and time.monotonic() < deadline and p.poll() is None:
+        while count_turns(db) < 1 and time.monotonic() < deadline and p.poll() is None:
             time.sleep(0.1)
         assert p.poll() is None, p.stdout.read()[-3000:]
-        at_signal = _turns(db)
+        at_signal = count_turns(db)
         os.killpg(p.pid, signal.SIGINT)
         t0 = time.monotonic()
         try:

@@ -35,7 +35,7 @@ def _env(cache_dir):
 @pytest.fixture()
 def taskset(tmp_path):
     """A one-task set, as `kmosaic tasks generate` writes them."""
-    from kernelmosaic.task.taskset import TaskSet
+    from kernelmosaic.curate.taskset import TaskSet
 
     ts = TaskSet.create(tmp_path / "sets" / "tiny", {"name": "tiny"})
     ts.add("relu", (DATA / "tasks" / "relu.py").read_text(), {"category": "activation", "dtypes": ["fp32"],

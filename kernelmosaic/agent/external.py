@@ -194,7 +194,7 @@ class Workbench:
         for name, ts in self._sets.items():
             if source not in (None, name):
                 continue
-            from ..task.review import statuses
+            from ..curate.review import statuses
 
             st = statuses(ts)
             for r in ts.records:
@@ -521,7 +521,7 @@ def _candidate(text: str) -> tuple[str, str | None, str | None]:
 
 def _find_sets(paths: list[str | Path] | None) -> dict:
     """Task sets by name: each path is a set, or a folder of sets. Default: ./tasksets."""
-    from ..task.taskset import TaskSet, is_task_set
+    from ..curate.taskset import TaskSet, is_task_set
 
     if paths is None:
         paths = [Path("tasksets")] if Path("tasksets").is_dir() else []

@@ -27,7 +27,7 @@ from .verify import STYLE, task_error
 def load_task_set(spec: str, kernelbench: Optional[str]):
     """A task file, a folder of task files, a curated set, or kernelbench[:LEVELS]."""
     from ..task import load_task
-    from ..task.taskset import tasks_for_generation
+    from ..curate.taskset import tasks_for_generation
 
     picked = tasks_for_generation(spec)  # a curated set: its accepted tasks, and it says so
     if picked is not None:

@@ -14,11 +14,10 @@ from typing import Any
 
 from .._json import finite
 
-STAGES = ("implement", "repair", "optimize")
-EPISODE_STATUSES = ("running", "done", "failed")
-# Failures a repair turn can fix; "rejected"/"invalid_candidate" are rule or format
-# problems, not kernel bugs, so they are not mined as repair examples.
-FIXABLE = ("compile_error", "runtime_error", "incorrect", "timeout")
+# the names come from the one vocabulary; FIXABLE: failures a repair turn can fix
+# ("rejected"/"invalid_candidate" are rule or format problems, not kernel bugs, so they are
+# not mined as repair examples)
+from ..vocab import EPISODE_STATUSES, FIXABLE, STAGES  # noqa: E402,F401
 
 
 def episode_key(run_id: str, task_key: str, sample: int) -> str:

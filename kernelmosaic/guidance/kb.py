@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 CATEGORIES = ("compile", "launch", "memory", "sync", "numerics", "correctness", "policy", "optimize", "triton", "cpu")
-STATUSES = ("correct", "incorrect", "compile_error", "runtime_error", "timeout", "rejected", "invalid_candidate")
-BACKENDS = ("cuda", "nvrtc", "triton", "cpp")
-STAGES = ("implement", "repair", "optimize")
+from ..vocab import BACKENDS, STAGES, STATUSES  # noqa: E402 - the one vocabulary
+
 MISMATCH_CLASSES = ("nan", "rel_norm_high", "small", "shape", "dtype", "partial", "all")
 TIMING_CLASSES = ("slower_than_eager", "slower_than_compile", "faster")
 

@@ -214,7 +214,7 @@ class _Lane:
     def __init__(self, device: str, env: dict, n_timing: int, timing: bool, log):
         r, w = os.pipe()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kernelmosaic.task.filters", "--worker", "--device", device, "--fd", str(w),
+            [sys.executable, "-m", "kernelmosaic.curate.filters", "--worker", "--device", device, "--fd", str(w),
              "--timing-runs", str(n_timing)] + ([] if timing else ["--no-timing"]),
             stdin=subprocess.PIPE, stdout=log, stderr=log, env=env, pass_fds=(w,), text=True, start_new_session=True)
         os.close(w)
@@ -276,7 +276,7 @@ def load_results(path) -> dict[str, dict]:
     if p.is_dir():
         p = p / RESULTS
     if not p.is_file():
-        from . import TaskError
+        from ..task import TaskError
 
         raise TaskError(str(p), "no filter results here (run `kmosaic tasks filter` first)")
     out = {}

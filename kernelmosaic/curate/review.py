@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import TaskError, parse_task
+from ..task import TaskError, parse_task
 from .taskset import TaskSet
 
 LEDGER = "review.jsonl"

@@ -1,6 +1,6 @@
 """A task set on disk: ``tasks/<name>.py`` plus ``manifest.jsonl`` (one record per task, in
 order) and ``set.json`` (what the set is). Review decisions live in ``review.jsonl`` next to
-them (see :mod:`kernelmosaic.task.review`).
+them (see :mod:`kernelmosaic.curate.review`).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import TaskError, load_task
+from ..task import TaskError, load_task
 
 MANIFEST = "manifest.jsonl"
 SET_META = "set.json"

@@ -11,8 +11,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from . import TaskError, load_kernelbench
-from .decontam import THRESHOLD, decontaminate, reference_index
+from ..task import TaskError, load_kernelbench
+from ..task.decontam import THRESHOLD, decontaminate, reference_index
 from .dedup import NEAR, dedup
 from .filters import WINDOW_H200, load_results, reason_class, verdict
 from .taskset import TaskSet
@@ -54,7 +54,7 @@ def run_dedup(ts: TaskSet, near: float = NEAR) -> list[dict]:
 def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESHOLD, progress=None, *,
                  behaviour: bool = True, jobs: int = 1, out: Path | None = None, probe_progress=None) -> list[dict]:
     """The lexical screen over every task, then (``behaviour``) the behavioural check over the
-    tasks it kept (:mod:`~kernelmosaic.task.behaviour`). Rows go to ``SET/decontam.jsonl``, or to
+    tasks it kept (:mod:`~kernelmosaic.curate.behaviour`). Rows go to ``SET/decontam.jsonl``, or to
     ``out`` so a shipped set can be checked without touching it; a summary row of the
     behavioural pass goes to ``<rows>.summary.json``."""
     problems = load_kernelbench(kernelbench, (1, 2, 3))

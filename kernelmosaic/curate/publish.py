@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .._card import md_table as _table
 from .._card import size_category as _size_category
-from . import TaskError
+from ..task import TaskError
 from .taskset import TaskSet
 
 PROJECT_LICENSE = "apache-2.0"
