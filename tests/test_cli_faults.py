@@ -329,3 +329,27 @@ def test_serve_scripted_serves_the_replies_to_a_real_client(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("[1, 2]")
     usage_error(kmosaic("serve-scripted", str(bad)), "expected an object")
+
+
+# -- the CPU loop without hand-written code --------------------------------------------------------------------
+def test_scale_small_runs_the_loop_on_cpu_sized_tasks(tmp_path, cache_dir):
+    from kernelmosaic.cli.loop import SMALL_SIZE, Scale, scaled
+    from kernelmosaic.task import load_task
+
+    big = tmp_path / "big_relu.py"
+    big.write_text((DATA / "tasks" / "relu.py").read_text().replace("torch.randn(64, 1000)", "torch.randn(4096, 393216)"))
+    (small,) = scaled([load_task(big)], Scale.SMALL)
+    assert small.key == "big_relu@small" and f"torch.randn({SMALL_SIZE}, {SMALL_SIZE})" in small.source
+    assert small.metadata["full_key"] == "big_relu" and scaled([load_task(big)], Scale.FULL)[0].key == "big_relu"
+
+    db = tmp_path / "run.db"
+    with ScriptedServer({"*": [S.SLOW]}) as srv:
+        r = kmosaic("generate", "--tasks", str(big), "--store", str(db), "-m", "scripted-coder", "--base-url",
+                    srv.base_url, "--device", "cpu", "--backend", "cpp", "--scale", "small", "--max-repair", "0",
+                    "--max-optimize", "0", "--no-timing", "--workers", "1", "--run-id", "s",
+                    env={"KMOSAIC_CACHE_DIR": str(cache_dir)})
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    with Store(db) as s:
+        (ep,) = s.episodes("s")
+        assert ep.task_key == "big_relu@small" and ep.correct
+        assert "393216" not in s.get_task("big_relu@small")["source"]

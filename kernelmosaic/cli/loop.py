@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..task import TaskError, load_kernelbench, resolve_task_spec
-from ..vocab import Policy
+from ..vocab import Policy, StrEnum
 from .common import (INTERRUPTED, Adapter, ApiKey, BackendOpt, BaseUrl, CompileOpt, Concurrency, DeviceOpt, ExecutorKind,
                      ExecutorOpt, KernelBenchDir, LLMOptions, LoopOptions, MaxOptimize, MaxRepair, MaxTokens,
                      MaxTotalTokens, MaxWall, Model, PolicyOpt, ProfileOpt, Provider, ProviderOpt, RayAddress,
@@ -22,6 +22,35 @@ from .common import (INTERRUPTED, Adapter, ApiKey, BackendOpt, BaseUrl, CompileO
                      out, out_folder)
 from .progress import RunProgress, stop_on_ctrl_c
 from .verify import STYLE, task_error
+
+
+class Scale(StrEnum):
+    FULL = "full"
+    SMALL = "small"
+
+
+SMALL_SIZE = 256  # --scale small: every integer literal above this in a task becomes this
+ScaleOpt = Annotated[Scale, typer.Option(help=f"full: the tasks as written | small: CPU-sized, every integer literal above {SMALL_SIZE} in a task becomes {SMALL_SIZE} (KernelBench and the shipped set are sized for an H200); the task key gets '@small'.")]
+
+
+def scaled(tasks: list, scale: Scale) -> list:
+    """The tasks at ``scale``. Small tasks are new tasks (their own key and sha256), so a store
+    never mixes them up with the full-size ones; the metadata names the original."""
+    if scale == Scale.FULL:
+        return tasks
+    import dataclasses
+
+    from ..curate.behaviour import shrink_source
+    from ..task import parse_task
+
+    out = []
+    for t in tasks:
+        src = shrink_source(t.source, size=SMALL_SIZE)
+        parse_task(src, f"{t.key} (--scale small)")
+        out.append(dataclasses.replace(t, name=f"{t.name}@small", source=src,
+                                       metadata={**t.metadata, "scale": "small", "full_key": t.key,
+                                                 "full_sha256": t.sha256}))
+    return out
 
 
 def load_task_set(spec: str, kernelbench: Optional[str]):
@@ -98,6 +127,7 @@ def solve(
     request_timeout: RequestTimeout = 600.0,
     retries: Retries = 4,
     kernelbench: KernelBenchDir = None,
+    scale: ScaleOpt = Scale.FULL,
 ) -> None:
     """One episode (implement, repair, optimize) with live progress."""
     from ..agent import Episode, write_solution
@@ -105,7 +135,7 @@ def solve(
 
     out_folder(out_dir)
     try:
-        t = resolve_task_spec(task, kernelbench)
+        t = scaled([resolve_task_spec(task, kernelbench)], scale)[0]
     except TaskError as e:
         task_error(e, False)
     loop = LoopOptions(device, backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens,
@@ -161,6 +191,7 @@ def generate(
     executor: ExecutorOpt = ExecutorKind.LOCAL,
     ray_address: RayAddress = None,
     kernelbench: KernelBenchDir = None,
+    scale: ScaleOpt = Scale.FULL,
 ) -> None:
     """Many episodes, committed turn by turn to a store; rerun with --run-id to resume.
 
@@ -172,7 +203,7 @@ def generate(
     new_store(store_path)
     check_executor(executor, ray_address)
     try:
-        task_list = load_task_set(tasks, kernelbench)
+        task_list = scaled(load_task_set(tasks, kernelbench), scale)
     except TaskError as e:
         task_error(e, False)
     loop = LoopOptions(device, backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens,
