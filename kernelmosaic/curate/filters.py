@@ -17,7 +17,6 @@ long pool is measured over several calls of the same command.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import select
@@ -26,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from ..task import sha256_text
 
 RESULTS = "results.jsonl"
 WINDOW_H200 = (1.0, 15.0)
@@ -200,7 +201,7 @@ def _worker(device: str, fd: int, n_timing: int, timing: bool) -> None:
         src = Path(req["path"]).read_text()
         res = measure(src, device, n_timing=n_timing, timing=timing)
         res["name"] = req["name"]
-        res["sha256"] = hashlib.sha256(src.encode()).hexdigest()
+        res["sha256"] = sha256_text(src)
         out.write(json.dumps(res, default=str) + "\n")
         gc.collect()
         if dev.type == "cuda":
@@ -279,14 +280,10 @@ def load_results(path) -> dict[str, dict]:
         from ..task import TaskError
 
         raise TaskError(str(p), "no filter results here (run `kmosaic tasks filter` first)")
-    out = {}
-    for line in p.read_text().splitlines():
-        try:
-            r = json.loads(line)
-            out[r["name"]] = r
-        except (json.JSONDecodeError, KeyError):
-            continue
-    return out
+    from .taskset import read_jsonl
+
+    # workers append here and may be killed mid-line: a torn line is skipped (its task is redone)
+    return {r["name"]: r for r in read_jsonl(p, torn_tail_ok=True) if isinstance(r, dict) and "name" in r}
 
 
 def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] | None = None, budget_s: float = 450.0,
