@@ -60,7 +60,7 @@ def test_episode_repair_then_optimize_over_http(cpu_verifier):
         cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
         res = Episode(relu(), policy, cpu_verifier, cfg).run()
         n_requests = len(srv.requests)
-    st = [t.verdict["status"] for t in res.turns]
+    st = [t.verdict.status for t in res.turns]
     assert st == ["compile_error", "incorrect", "correct", "correct"], [t.feedback for t in res.turns]
     assert [t.stage for t in res.turns] == ["implement", "repair", "repair", "optimize"]
     assert n_requests == 5  # one 429, retried by the client with backoff
@@ -73,14 +73,14 @@ def test_episode_repair_then_optimize_over_http(cpu_verifier):
     assert all(t.usage["total_tokens"] > 0 for t in res.turns)
     # the faster kernel became the best one
     assert res.correct and res.best_turn == 3
-    assert res.turns[3].verdict["timing"]["candidate_ms"] < res.turns[2].verdict["timing"]["candidate_ms"]
+    assert res.turns[3].verdict.timing.candidate_ms < res.turns[2].verdict.timing.candidate_ms
 
 
 def test_broken_optimization_never_replaces_the_best(cpu_verifier):
     policy = ScriptedLLM([S.FAST, S.BROKEN, S.NO_CODE])
     cfg = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=2, timing=FAST_TIMING)
     res = Episode(relu(), policy, cpu_verifier, cfg).run()
-    assert [t.verdict["status"] for t in res.turns] == ["correct", "compile_error", "invalid_candidate"]
+    assert [t.verdict.status for t in res.turns] == ["correct", "compile_error", "invalid_candidate"]
     assert res.best_turn == 0 and res.best_code == res.turns[0].code
     # the prompt after the failed optimization shows the best kernel again
     assert "failed, so the best kernel so far is unchanged" in res.turns[2].messages[-1]["content"]
@@ -91,7 +91,7 @@ def test_repair_budget_and_no_code_turns(cpu_verifier):
     cfg = EpisodeConfig(backend="cpp", max_repair=2, max_optimize=1, timing=FAST_TIMING)
     res = Episode(relu(), ScriptedLLM(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
     assert len(res.turns) == 3 and not res.correct and res.stopped == "repair_budget"
-    assert all(t.verdict["status"] == "invalid_candidate" and t.code is None for t in res.turns)
+    assert all(t.verdict.status == "invalid_candidate" and t.code is None for t in res.turns)
     assert "contains no code" in res.turns[1].messages[-1]["content"]
 
 
@@ -112,7 +112,7 @@ def test_context_stays_bounded(cpu_verifier):
 def test_triton_backend_episode(cpu_verifier):
     cfg = EpisodeConfig(backend="triton", max_repair=2, max_optimize=0, timing=TimingConfig(enabled=False))
     res = Episode(relu(), ScriptedLLM([S.NO_CODE, S.TRITON_OK]), cpu_verifier, cfg).run()
-    assert [t.verdict["status"] for t in res.turns] == ["invalid_candidate", "correct"]
+    assert [t.verdict.status for t in res.turns] == ["invalid_candidate", "correct"]
 
 
 def test_generate_records_every_turn_in_the_store(cpu_verifier, tmp_path):
@@ -128,7 +128,7 @@ def test_generate_records_every_turn_in_the_store(cpu_verifier, tmp_path):
         assert eps["relu"].correct and eps["relu"].n_turns == 4
         assert eps["scale_add"].correct and eps["scale_add"].best_turn == 0
         turns = store.turns(eps["relu"].episode_id)
-        assert [t.verdict["status"] for t in turns] == ["compile_error", "incorrect", "correct", "correct"]
+        assert [t.verdict.status for t in turns] == ["compile_error", "incorrect", "correct", "correct"]
         assert turns[1].guidance_ids and turns[1].feedback
         # a second generate over the same run finds nothing left to do
         n_req = len(srv.requests)
@@ -173,7 +173,7 @@ def test_sigkill_and_resume_loses_and_duplicates_nothing(tmp_path, cache_dir):
         after = {(t.episode_id, t.idx): t.reply for e in eps for t in s.turns(e.episode_id)}
         assert all(after[k] == v for k, v in before.items())  # nothing committed was lost or rewritten
         relu_turns = s.turns(next(e.episode_id for e in eps if e.task_key == "relu"))
-        assert [t.verdict["status"] for t in relu_turns] == ["compile_error", "incorrect", "correct", "correct"]
+        assert [t.verdict.status for t in relu_turns] == ["compile_error", "incorrect", "correct", "correct"]
         assert s.integrity_check() == "ok"
 
 

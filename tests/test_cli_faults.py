@@ -97,7 +97,7 @@ def test_ctrl_c_stops_generate_commits_the_turn_in_flight_and_cancels_the_queue(
         eps = s.episodes("r1")
         assert len(eps) == 3 and all(e.status == "done" and e.correct for e in eps)
         for e in eps:
-            assert [t.verdict["status"] for t in s.turns(e.episode_id)] == ["compile_error", "incorrect", "correct"]
+            assert [t.verdict.status for t in s.turns(e.episode_id)] == ["compile_error", "incorrect", "correct"]
 
 
 # -- numbers out of range --------------------------------------------------------------------------------
@@ -253,8 +253,20 @@ def test_help_lists_the_choices():
 def test_shell_completion_is_on():
     r = kmosaic("--help")
     assert "--install-completion" in r.stdout and "--show-completion" in r.stdout
-    r = kmosaic("--show-completion", "bash", env={"SHELL": "/bin/bash"})
-    assert r.returncode == 0 and "complete" in r.stdout
+
+    def complete(words: str) -> list[str]:
+        # what bash asks the installed `kmosaic` script when TAB is pressed after `words`
+        env = {**os.environ, "_KMOSAIC_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+        r = subprocess.run([sys.executable, "-c", "import sys; sys.argv[0] = 'kmosaic'; "
+                            "from kernelmosaic.cli import main; main()"], capture_output=True, text=True, env=env,
+                           cwd=ROOT, timeout=60)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.split()
+
+    assert complete("kmosaic gen") == ["generate"]
+    assert complete("kmosaic verify c.py --policy ") == ["strict", "kernelbench"]
+    assert complete("kmosaic export --view ") == ["iterative", "direct", "steps"]
 
 
 # -- endpoint --------------------------------------------------------------------------------------------

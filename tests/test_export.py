@@ -171,10 +171,10 @@ def record(store, run, task, plan, sample=0, env=H100):
         turns.append(t)
     best = None
     for i, t in enumerate(turns):
-        if t.status == "correct" and (best is None or t.verdict["timing"]["candidate_ms"] < turns[best].verdict["timing"]["candidate_ms"]):
+        if t.status == "correct" and (best is None or t.verdict.timing.candidate_ms < turns[best].verdict.timing.candidate_ms):
             best = i
     store.finish_episode(ep.episode_id, "done", best_turn=best, best_code=turns[best].code if best is not None else None,
-                         best_speedup=turns[best].verdict["timing"]["speedup_eager"] if best is not None else None,
+                         best_speedup=turns[best].verdict.timing.speedup_eager if best is not None else None,
                          correct=best is not None, wall_s=3.0)
     return ep.episode_id, turns
 

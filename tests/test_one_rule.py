@@ -87,7 +87,7 @@ def test_non_finite_numbers_are_stored_as_null(tmp_path):
         st.add_turn(TurnRecord(episode_id=ep.episode_id, idx=0, stage="implement", messages=[], reply="",
                                code="x", verdict=v))
         raw = st._conn().execute("SELECT json FROM verdicts").fetchone()[0]
-        back = st.turns(ep.episode_id)[0].verdict["timing"]
+        back = st.turns(ep.episode_id)[0].verdict.to_dict()["timing"]
     assert '"nan"' not in raw and '"inf"' not in raw
     assert back["speedup_compile"] is None and back["cv"] is None and back["candidate_ms"] == 1.0
 
@@ -111,8 +111,8 @@ def test_a_store_made_by_main_migrates_and_reads(legacy_db, tmp_path):
         assert set(eps) == {"double", "triple"}
         turns = st.turns(eps["double"].episode_id)
         assert [t.status for t in turns] == ["compile_error", "correct", "correct"]
-        assert turns[1].verdict["timing"]["cv"] is None and turns[1].verdict["timing"]["speedup_compile"] is None
-        assert turns[2].verdict["timing"]["candidate_ms"] is None  # it was "inf"
+        assert turns[1].verdict.timing.cv is None and turns[1].verdict.timing.speedup_compile is None
+        assert turns[2].verdict.timing.candidate_ms is None  # it was "inf"
         assert best_turn(turns) == 1
         # a turn re-added as it now reads is the same turn (the digests were migrated too)
         st.add_turn(turns[2])

@@ -71,7 +71,7 @@ def trajectories(store: Store, run_id: str) -> dict:
     for e in store.episodes(run_id):
         turns = store.turns(e.episode_id)
         assert [t.idx for t in turns] == list(range(e.n_turns))  # in order, no gap, none twice
-        out[(e.task_key, e.sample)] = ([(t.stage, t.verdict["status"]) for t in turns], e.best_turn, e.correct, e.status)
+        out[(e.task_key, e.sample)] = ([(t.stage, t.verdict.status) for t in turns], e.best_turn, e.correct, e.status)
     return out
 
 
@@ -254,15 +254,15 @@ def test_cli_bench_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
         assert s.get_run(run).settings["bench"]["executor"] == "ray"
         (ep,) = s.episodes(run)
         turns = s.turns(ep.episode_id)
-        assert [(t.stage, t.verdict["status"]) for t in turns] == SCALE_ADD_STEPS
+        assert [(t.stage, t.verdict.status) for t in turns] == SCALE_ADD_STEPS
         # the actor measured the eager baseline for the timed verdict
-        measured = turns[0].verdict["timing"]["eager_ms"]
+        measured = turns[0].verdict.timing.eager_ms
         assert 0 < measured != 123.0
     with Store(tmp_path / "stored.db") as s:
         (run,) = s.run_ids()
         assert s.get_run(run).settings["bench"]["baselines"] == "kernelbench"
         (ep,) = s.episodes(run)
-        v = s.turns(ep.episode_id)[0].verdict
+        v = s.turns(ep.episode_id)[0].verdict.to_dict()
     # the actor divided by the stored time and timed no eager model of its own
     t = v["timing"]
     assert v["status"] == "correct" and t["eager_ms"] == 123.0 and t["compile_ms"] is None

@@ -68,5 +68,5 @@ def test_transformers_policy_with_lora_adapter_drives_an_episode(tiny_model, tmp
     cfg = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=0, timing=TimingConfig(enabled=False))
     res = Episode(load_task(DATA / "tasks" / "relu.py"), pol, cpu_verifier, cfg).run()
     assert len(res.turns) == 2 and not res.correct
-    assert all(t.verdict["status"] == "invalid_candidate" for t in res.turns)
+    assert all(t.verdict.status == "invalid_candidate" for t in res.turns)
     assert res.turns[1].messages[-1]["content"].startswith("Your last candidate did not pass.")

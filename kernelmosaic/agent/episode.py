@@ -14,7 +14,9 @@ from typing import Callable
 from ..data import TurnRecord, no_code_verdict
 from ..data.best import best_turn
 from ..task import Task, TaskError
-from ..verify import TimingConfig, Verifier, VerifyRequest
+from .._json import number
+from ..verify import TimingConfig, Verdict, Verifier, VerifyRequest
+from ..vocab import Status
 from .feedback import render_feedback
 from .parse import extract_candidate
 from .llm import LLM, LLMError
@@ -52,7 +54,7 @@ class EpisodeResult:
     turns: list[TurnRecord]
     best_turn: int | None
     best_code: str | None
-    best_verdict: dict | None
+    best_verdict: Verdict | None
     correct: bool
     stopped: str  # why it ended: "optimized", "repair_budget", "token_budget", "wall_budget", "llm_error", "task_error"
     error: str | None = None
@@ -60,8 +62,8 @@ class EpisodeResult:
 
     @property
     def best_speedup(self) -> float | None:
-        t = (self.best_verdict or {}).get("timing") or {}
-        return t.get("speedup_eager")
+        t = self.best_verdict.timing if self.best_verdict is not None else None
+        return number(t.speedup_eager) if t is not None else None
 
 
 class Episode:
@@ -104,7 +106,7 @@ class Episode:
         return {"best": best_i, "stage": stage, "tokens": tokens, "repairs": repairs, "optimizes": optimizes}
 
     # -- prompts -------------------------------------------------------------------------------
-    def guidance(self, verdict: dict, stage: str) -> tuple[str, list[str]]:
+    def guidance(self, verdict: Verdict, stage: str) -> tuple[str, list[str]]:
         if self.kb is None or self.cfg.guidance_k <= 0:
             return "", []
         matches = self.kb.match(verdict, k=self.cfg.guidance_k, stage=stage)
@@ -135,7 +137,7 @@ class Episode:
             best = turns[state["best"]]
             best_in_context = any(t.idx == best.idx for t in recent)
             content = optimize_prompt(last.feedback, guidance, None if best_in_context and last.idx == best.idx else best.code,
-                                      best.verdict.get("timing"), last_failed=last.idx != best.idx)
+                                      best.verdict.timing, last_failed=last.idx != best.idx)
         msgs.append({"role": "user", "content": content})
         return msgs, guidance_ids
 
@@ -153,12 +155,12 @@ class Episode:
                              trials=self.cfg.trials, timing=self.cfg.timing,
                              baselines=self.cfg.given_baselines(self.task.key))
 
-    def no_code(self, problem: str) -> dict:
+    def no_code(self, problem: str) -> Verdict:
         return no_code_verdict(self.task.key, problem, backend=self.cfg.backend, policy=self.cfg.policy,
                                device=self.verifier.device)
 
     def record(self, turns: list[TurnRecord], stage: str, messages: list[dict], guidance_ids: list[str], reply: str,
-               code: str | None, verdict: dict, *, usage: dict | None = None, latency_s: float = 0.0,
+               code: str | None, verdict: Verdict, *, usage: dict | None = None, latency_s: float = 0.0,
                verify_s: float = 0.0, meta: dict | None = None) -> TurnRecord:
         """The turn after ``turns``: its feedback rendered from the verdict, plus profiler
         lines when the kernel is correct and the next prompt asks to optimize it."""
@@ -167,7 +169,7 @@ class Episode:
             verdict=verdict, feedback=render_feedback(verdict, code), guidance_ids=guidance_ids,
             usage=usage or {}, latency_s=latency_s, verify_s=verify_s, created_at=time.time(), meta=dict(meta or {}),
         )
-        if (self.cfg.profile and code is not None and verdict.get("status") == "correct"
+        if (self.cfg.profile and code is not None and turn.verdict.correct
                 and self.verifier.device == "cuda" and self.state([*turns, turn])["stage"] == "optimize"):
             from .profiler import profile_candidate
 
@@ -186,7 +188,7 @@ class Episode:
         if parsed.code is None:
             verdict = self.no_code(parsed.problem)
         else:
-            verdict = self.verifier.verify(self.request(parsed.code)).to_dict()
+            verdict = self.verifier.verify(self.request(parsed.code))
         verify_s = time.perf_counter() - t0
         return self.record(turns, stage, messages, guidance_ids, comp.text, parsed.code, verdict, usage=comp.usage,
                            latency_s=comp.latency_s, verify_s=verify_s,
@@ -231,12 +233,12 @@ class Episode:
         )
 
 
-def one_line(v: dict) -> str:
-    st = v.get("status")
-    if st == "correct":
-        t = v.get("timing") or {}
-        return f"correct, {t.get('candidate_ms', 0) or 0:.4f} ms" if t.get("candidate_ms") is not None else "correct"
-    if st == "rejected":
-        return "rejected: " + ", ".join(r.get("rule", "?") for r in v.get("rejections") or [])
-    msg = ((v.get("error") or {}).get("message") or "").splitlines()
-    return f"{st}: {msg[0][:160]}" if msg else str(st)
+def one_line(v: Verdict) -> str:
+    """The verdict in one line, for summaries of older turns and progress lines."""
+    if v.status == Status.CORRECT:
+        ms = number(v.timing.candidate_ms) if v.timing is not None else None
+        return f"correct, {ms:.4f} ms" if ms is not None else "correct"
+    if v.status == Status.REJECTED:
+        return "rejected: " + ", ".join(r.rule or "?" for r in v.rejections)
+    msg = ((v.error.message if v.error else "") or "").splitlines()
+    return f"{v.status}: {msg[0][:160]}" if msg else str(v.status)

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .._json import finite
 from ..data import EpisodeRecord, Store, StoreError, TurnRecord
 from ..task import Task, TaskError, load_kernelbench, resolve_task_spec
 from ..verify import TimingConfig, Verifier
@@ -388,7 +389,7 @@ class Workbench:
                 "status": rec.status, "turns": len(turns), "next_stage": stage,
                 "next_prompt": messages[-1]["content"] if messages else None,
                 "best": _best(ep, turns), "budgets": self._budgets(ep.cfg, ep, turns),
-                "history": [{"turn": t.idx, "stage": t.stage, "status": t.verdict.get("status"),
+                "history": [{"turn": t.idx, "stage": t.stage, "status": t.verdict.status,
                              "summary": one_line(t.verdict), "guidance_ids": t.guidance_ids} for t in turns]}
 
     def best(self, episode_id: str) -> dict:
@@ -459,7 +460,7 @@ class Workbench:
         best = turns[b] if b is not None else None
         self.store.finish_episode(
             eid, "done", best_turn=b, best_code=best.code if best else None,
-            best_speedup=((best.verdict.get("timing") or {}).get("speedup_eager") if best else None),
+            best_speedup=(best.verdict.timing.speedup_eager if best and best.verdict.timing else None),
             correct=best is not None, wall_s=sum((t.latency_s or 0) + (t.verify_s or 0) for t in turns))
 
     @staticmethod
@@ -499,7 +500,8 @@ def _best(ep: Episode, turns: list[TurnRecord]) -> dict | None:
     b = ep.state(turns)["best"]
     if b is None:
         return None
-    return {"turn": b, "timing": turns[b].verdict.get("timing")}
+    timing = turns[b].verdict.timing
+    return {"turn": b, "timing": None if timing is None else finite(asdict(timing))}
 
 
 def _candidate(text: str) -> tuple[str, str | None, str | None]:

@@ -28,7 +28,7 @@ def write_solution(out_dir: str | Path, task: Task, model: str, config: EpisodeC
         "wall_s": result.wall_s,
         "turns": [
             {"idx": t.idx, "stage": t.stage, "prompt": t.messages, "reply": t.reply, "code": t.code,
-             "verdict": t.verdict, "feedback": t.feedback, "guidance_ids": t.guidance_ids, "usage": t.usage,
+             "verdict": t.verdict.to_dict(), "feedback": t.feedback, "guidance_ids": t.guidance_ids, "usage": t.usage,
              "latency_s": t.latency_s, "verify_s": t.verify_s}
             for t in result.turns
         ],

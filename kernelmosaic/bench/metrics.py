@@ -200,18 +200,21 @@ def _shown_turn(ep, turns) -> int | None:
 
 def _task_row(ep, turns, level: int) -> TaskRow:
     best = _shown_turn(ep, turns)
-    bv = turns[best].verdict if best is not None else {}
-    timing = bv.get("timing") or {}
+    bv = turns[best].verdict if best is not None else None
+    timing = bv.timing if bv is not None else None
+
+    def ms(name: str) -> float | None:
+        return _num(getattr(timing, name, None))
+
     first = next((t.idx for t in turns if t.status == "correct"), None)
     return TaskRow(
         task=ep.task_key, level=level, sample=ep.sample, episode_id=ep.episode_id,
-        episode_status=ep.status, correct=bv.get("status") == "correct", best_turn=best,
+        episode_status=ep.status, correct=bv is not None and bv.correct, best_turn=best,
         first_correct_turn=first, n_turns=len(turns),
-        candidate_ms=_num(timing.get("candidate_ms")), eager_ms=_num(timing.get("eager_ms")),
-        compile_ms=_num(timing.get("compile_ms")), speedup_eager=_num(timing.get("speedup_eager")),
-        speedup_compile=_num(timing.get("speedup_compile")),
-        compiled=any(bool(t.verdict.get("compiled")) for t in turns),
-        final_status=turns[-1].status if turns else None, best_status=bv.get("status"))
+        candidate_ms=ms("candidate_ms"), eager_ms=ms("eager_ms"), compile_ms=ms("compile_ms"),
+        speedup_eager=ms("speedup_eager"), speedup_compile=ms("speedup_compile"),
+        compiled=any(t.verdict.compiled for t in turns),
+        final_status=turns[-1].status if turns else None, best_status=bv.status if bv is not None else None)
 
 
 def _aggregate(level: int | None, rows: list[TaskRow], per_task_samples: list[tuple[int, int]]) -> LevelMetrics:

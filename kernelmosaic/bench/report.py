@@ -382,7 +382,7 @@ def _diff_html(prev: str, cur: str, a: str, b: str, max_lines: int) -> str:
 
 
 def _turn_html(t, prev_code: str | None, max_text: int, max_diff_lines: int) -> str:
-    v = t.verdict or {}
+    v = t.verdict.to_dict()  # the protocol's JSON shape, which this page shows as it is stored
     parts = [f'<div class="turn t-{_e(v.get("status"))}"><div><b>turn {t.idx}</b> · {_e(t.stage)} · '
              f'{_badge(v.get("status"))} · compiled: {"yes" if v.get("compiled") else "no"}'
              f'{" · backend " + _e(v.get("backend")) if v.get("backend") else ""}</div>']

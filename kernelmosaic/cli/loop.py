@@ -97,7 +97,7 @@ def turn_line(prefix: str, t) -> str:
     from ..agent.episode import one_line
 
     g = escape(f" [guidance: {', '.join(t.guidance_ids)}]") if t.guidance_ids else ""
-    status = t.verdict.get("status") or ""
+    status = t.verdict.status
     return (f"{prefix}turn {t.idx} {t.stage:<9} [{STYLE.get(status, 'bold')}]{status}[/] "
             f"{escape(one_line(t.verdict)[len(status):][:100])}{g} "
             f"[dim](llm {t.latency_s:.1f}s, verify {t.verify_s:.1f}s, {t.usage.get('total_tokens', 0)} tok)[/]")

@@ -127,8 +127,9 @@ def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict],
 
 
 # -- verdict helpers -----------------------------------------------------------------------------------
-def _timing(t: TurnRecord) -> dict:
-    return (t.verdict or {}).get("timing") or {}
+def _timing(t: TurnRecord, name: str) -> float | None:
+    """One of the turn's timing numbers (None: untimed or not a finite number)."""
+    return _num(getattr(t.verdict.timing, name, None))
 
 
 def _correct(t: TurnRecord) -> bool:
@@ -190,12 +191,11 @@ def _episode_row(view: str, ep: _Ep, b: int) -> dict[str, Any] | None:
         if not best.code:
             return None
         messages = _msgs(ep.turns[0].messages[:2]) + [{"role": "assistant", "content": _code_block(best.code)}]
-    tm = _timing(best)
     return {
         "messages": messages, "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model,
         "n_turns": b + 1, "episode_turns": len(ep.turns), "best_turn": b, "status": best.status or "",
-        "speedup_eager": _num(tm.get("speedup_eager")), "speedup_compile": _num(tm.get("speedup_compile")),
-        "backend": (best.verdict or {}).get("backend"), "final_code": best.code,
+        "speedup_eager": _timing(best, "speedup_eager"), "speedup_compile": _timing(best, "speedup_compile"),
+        "backend": best.verdict.backend, "final_code": best.code,
     }
 
 
@@ -225,7 +225,7 @@ def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered
             "messages": _msgs(b.messages) + [{"role": "assistant", "content": b.reply}], "kind": kind,
             "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model, "turn": b.idx,
             "stage": b.stage, "before_status": a.status or "", "after_status": b.status or "",
-            "speedup_eager": _num(_timing(b).get("speedup_eager")),
+            "speedup_eager": _timing(b, "speedup_eager"),
         })
     return rows
 
@@ -330,7 +330,7 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
             n_filtered["not_verified"] += 1
             continue
         if min_speedup is not None:
-            s = _num(_timing(ep.turns[b]).get("speedup_eager")) if b is not None else None
+            s = _timing(ep.turns[b], "speedup_eager") if b is not None else None
             if s is None or s < min_speedup:
                 n_filtered["min_speedup"] += 1
                 continue
@@ -445,7 +445,7 @@ def _card(res: ExportResult, split_rows: dict[str, list[dict]], used: list[tuple
     for ep, last in used:
         for t in ep.turns[: last + 1]:
             stage_status[(t.stage, t.status or "?")] += 1
-            env = (t.verdict or {}).get("env") or {}
+            env = t.verdict.env or {}
             if env:
                 envs[(env.get("gpu") or env.get("cpu") or "?", env.get("torch") or "?", env.get("cuda") or "?")] += 1
     used_runs = sorted({ep.run_id for ep, _ in used})

@@ -34,16 +34,18 @@ from pathlib import Path
 from typing import Any
 
 from .._json import number as _real  # a number for a REAL column; None for missing or non-finite
+from ..verify.verdict import Verdict
 from .schema import EPISODE_STATUSES, FIXABLE, STAGES, EpisodeRecord, RunRecord, TurnRecord, episode_key, finite
 
 SCHEMA_VERSION = 2
 _SCHEMA_TABLE = "km_schema"
 
 
-# Non-finite numbers in a verdict used to be stored as the strings "nan", "inf" and "-inf";
-# they are null now, so every reader sees a number or nothing (four helpers existed only to
-# skip those strings). Version 2 rewrites the verdicts stored before, and their turns'
-# digests, so that an identical turn re-added by a resumed run still matches.
+# Version 2. Non-finite numbers in a verdict used to be stored as the strings "nan", "inf" and
+# "-inf"; they are null now, so every reader sees a number or nothing (four helpers existed
+# only to skip those strings): the verdicts stored before are rewritten. Turns now hold a typed
+# Verdict, whose dict form has every field, so each turn's digest is recomputed from the turn
+# as it now reads: an identical turn re-added by a resumed run still matches.
 _NON_FINITE = ("nan", "inf", "-inf", "NaN", "Infinity", "-Infinity")
 _NUMERIC_PARTS = {"timing": None, "phases_s": None,
                   "mismatch": ("max_abs_err", "max_rel_err", "rel_norm_err", "expected_at_first_bad", "got_at_first_bad")}
@@ -62,16 +64,15 @@ def _null_non_finite(v: dict) -> bool:
     return changed
 
 
-def _migrate_non_finite_to_null(conn: sqlite3.Connection) -> None:
-    rows = conn.execute("SELECT episode_id, idx, json FROM verdicts WHERE json LIKE '%\"nan\"%' "
-                        "OR json LIKE '%\"inf\"%' OR json LIKE '%\"-inf\"%'").fetchall()
-    for episode_id, idx, text in rows:
+def _migrate_to_v2(conn: sqlite3.Connection) -> None:
+    for episode_id, idx, text in conn.execute("SELECT episode_id, idx, json FROM verdicts").fetchall():
         v = json.loads(text)
-        if not _null_non_finite(v):
-            continue
-        conn.execute("UPDATE verdicts SET json=? WHERE episode_id=? AND idx=?", (_dumps(v), episode_id, idx))
-        turn = next(t for t in Store._turns(conn, episode_id) if t.idx == idx)
-        conn.execute("UPDATE turns SET digest=? WHERE episode_id=? AND idx=?", (_digest(turn), episode_id, idx))
+        if _null_non_finite(v):
+            conn.execute("UPDATE verdicts SET json=? WHERE episode_id=? AND idx=?", (_dumps(v), episode_id, idx))
+    for (episode_id,) in conn.execute("SELECT DISTINCT episode_id FROM turns").fetchall():
+        for turn in Store._turns(conn, episode_id):
+            conn.execute("UPDATE turns SET digest=? WHERE episode_id=? AND idx=?",
+                         (_digest(turn), episode_id, turn.idx))
 
 
 # version -> statements (SQL, or a function of the connection) that bring the schema from
@@ -119,7 +120,7 @@ _MIGRATIONS: dict[int, list] = {
         "CREATE INDEX verdicts_status ON verdicts(status)",
         "CREATE INDEX turns_created ON turns(created_at)",
     ],
-    2: [_migrate_non_finite_to_null],
+    2: [_migrate_to_v2],
 }
 
 
@@ -405,9 +406,8 @@ class Store:
         """
         if turn.stage not in STAGES:
             raise StoreError(f"turn stage must be one of {STAGES}, not {turn.stage!r}")
-        if not isinstance(turn.verdict, dict) or not turn.verdict.get("status"):
-            raise StoreError("turn.verdict must be a Verdict dict with a status (no_code_verdict() for a "
-                             "reply without code)")
+        if not isinstance(turn.verdict, Verdict):
+            raise StoreError("turn.verdict must be a Verdict (no_code_verdict() for a reply without code)")
         d = turn.to_dict()
         digest = _digest(turn)
         v, timing = d["verdict"], d["verdict"].get("timing") or {}

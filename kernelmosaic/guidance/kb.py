@@ -132,7 +132,10 @@ def timing_classes(t: dict[str, Any] | None) -> frozenset[str]:
     return frozenset(out)
 
 
-def signals(verdict: dict[str, Any], stage: str | None = None) -> Signals:
+def signals(verdict: Any, stage: str | None = None) -> Signals:
+    # triggers are written against the protocol's JSON shape: a typed Verdict is read as its dict
+    if hasattr(verdict, "to_dict"):
+        verdict = verdict.to_dict()
     err = verdict.get("error") or {}
     mm = verdict.get("mismatch") or {}
     rej = [r for r in verdict.get("rejections") or [] if isinstance(r, dict)]
