@@ -48,7 +48,7 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
     from ..verify.judge import Judge, TaskProblem
     from ..verify.spec import JobSpec, TimingConfig
     from ..verify.timing import Flusher as _Flusher
-    from ..verify.timing import time_in_process
+    from ..verify.timing import cv, time_in_process
 
     res: dict = {"checks": {}, "reasons": []}
     t0 = time.perf_counter()
@@ -113,7 +113,7 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
                 flush = _Flusher(job.device)
                 times = time_in_process(ref, sets, n_timing, warmup, flush, job.device)
                 res["eager_ms"] = statistics.median(times)
-                res["eager_cv"] = statistics.pstdev(times) / res["eager_ms"] if res["eager_ms"] > 0 else None
+                res["eager_cv"] = cv(times)  # the verifier's definition (stdev / mean), not a second one
                 res["timing_n"] = n_timing
                 del flush
             elif timing:
