@@ -204,7 +204,8 @@ def test_install_hints_keep_the_extra_in_brackets(tmp_path, legacy_store):
     shim.mkdir()
     for mod in ("pyarrow", "matplotlib"):
         (shim / f"{mod}.py").write_text(f"raise ImportError('No module named {mod}', name='{mod}')\n")
-    env = {"PYTHONPATH": f"{shim}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    # KERNELBENCH_DIR emptied: decontamination would drop the store's one task before pyarrow is needed
+    env = {"PYTHONPATH": f"{shim}{os.pathsep}{os.environ.get('PYTHONPATH', '')}", "KERNELBENCH_DIR": ""}
     r = kmosaic("export", "--store", str(legacy_store), "--view", "direct", "--out", str(tmp_path / "o"), env=env)
     usage_error(r, "pip install 'kernelmosaic[data]'", "pyarrow")
     r = kmosaic("report", str(legacy_store), "--out", str(tmp_path / "rep"), env=env)

@@ -402,9 +402,10 @@ def test_dataset_card(env):
     assert meta["task_categories"] == ["text-generation"]
 
 
-def test_card_licence_is_the_users_and_names_the_llms(env):
+def test_card_licence_is_the_users_and_names_the_llms(env, monkeypatch):
     """`kmosaic export --license` sets the card's licence field; the card and the command warn that
-    the teacher model's terms may apply, naming the policies that wrote the data."""
+    the teacher model's terms may apply, naming the LLMs that wrote the data."""
+    monkeypatch.delenv("KERNELBENCH_DIR", raising=False)  # no decontamination here: every run stays
     from typer.testing import CliRunner
 
     from kernelmosaic.cli import app

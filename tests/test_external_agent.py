@@ -65,7 +65,7 @@ def _text(r) -> str:
 def test_mcp_stdio_episode_with_restart_and_store(tmp_path, cache_dir, taskset):
     db = tmp_path / "agent.db"
     args = ["--store", str(db), "--tasksets", str(taskset), *FAST_FLAGS, "--workers", "1"]
-    env = _env(cache_dir)
+    env = {k: v for k, v in _env(cache_dir).items() if k != "KERNELBENCH_DIR"}  # only the given task set
     seen = {}
 
     async def first(s):
