@@ -75,7 +75,7 @@ def positive(value):
 
 
 # -- option groups --------------------------------------------------------------------------------------
-TaskSpec = Annotated[str, typer.Argument(help="Task file (KernelBench format) or L<level>/<id>.")]
+TaskSpec = Annotated[str, typer.Argument(metavar="TASK", help="Task file (KernelBench format) or L<level>/<id>.")]
 KernelBenchDir = Annotated[Optional[str], typer.Option(envvar="KERNELBENCH_DIR", help="KernelBench directory for L<level>/<id> (or $KERNELBENCH_DIR).")]
 BackendOpt = Annotated[Optional[Backend], typer.Option(help="Default: cuda on a GPU, cpp on the CPU.")]
 DeviceOpt = Annotated[Optional[Device], typer.Option(help="Default: cuda when a GPU is present.")]

@@ -62,7 +62,7 @@ def export_cmd(
 
 
 def train_cmd(
-    config: Annotated[Path, typer.Argument(help="Training config (YAML); see configs/train/ and docs/training.md.")],
+    config: Annotated[Path, typer.Argument(metavar="CONFIG.yaml", help="Training config (YAML); see configs/train/ and docs/training.md.")],
     resume: Annotated[bool, typer.Option("--resume", help="Resume from the latest checkpoint in output_dir.")] = False,
     resume_from: Annotated[Optional[Path], typer.Option("--resume-from", help="Resume from this checkpoint folder.")] = None,
     set_: Annotated[Optional[list[str]], typer.Option("--set", help="Override a config field: KEY=VALUE, e.g. sft.max_steps=5 (repeatable).")] = None,
@@ -83,7 +83,7 @@ def train_cmd(
 
 
 def report(
-    stores: Annotated[list[Path], typer.Argument(help="Stores (RUN.db) to report on, side by side; every run in each.")],
+    stores: Annotated[list[Path], typer.Argument(metavar="STORE", help="Stores (RUN.db) to report on, side by side; every run in each.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Writes report.md, report.html and the plots here.")] = Path("report"),
     title: Annotated[str, typer.Option(help="Report title.")] = "KernelBench evaluation",
     shot: Annotated[bool, typer.Option("--screenshot", help="Also render report.png with a headless Chromium.")] = False,

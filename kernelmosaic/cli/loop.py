@@ -327,7 +327,7 @@ def bench(
 
 
 def serve_scripted(
-    script: Annotated[Path, typer.Argument(help="JSON: {task key or \"*\": [reply, reply, ...]}; each task's replies are served in order (the last one repeats).")],
+    script: Annotated[Path, typer.Argument(metavar="REPLIES.json", help="JSON: {task key or \"*\": [reply, reply, ...]}; each task's replies are served in order (the last one repeats).")],
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free port).")] = 8000,
     delay: Annotated[float, typer.Option(min=0.0, help="Seconds to wait before each reply (to watch the loop).")] = 0.0,

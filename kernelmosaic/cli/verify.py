@@ -25,7 +25,7 @@ def task_error(e: TaskError, json_out: bool) -> None:
 
 
 def verify(
-    candidate: Annotated[Path, typer.Argument(help="Candidate source defining class ModelNew.")],
+    candidate: Annotated[Path, typer.Argument(metavar="CANDIDATE", help="Candidate source defining class ModelNew.")],
     task: Annotated[str, typer.Option("--task", "-t", help="Reference task: a KernelBench-format file, or L<level>/<id> from $KERNELBENCH_DIR.")],
     backend: BackendOpt = None,
     device: DeviceOpt = None,
@@ -181,7 +181,7 @@ def tasks_list(
 
 
 def tasks_check(
-    files: Annotated[list[str], typer.Argument(help="Task files (or L<level>/<id> specs) to check statically.")],
+    files: Annotated[list[str], typer.Argument(metavar="TASK", help="Task files (or L<level>/<id> specs) to check statically.")],
     kernelbench: KernelBenchDir = None,
 ) -> None:
     """Check that task files are well-formed KernelBench tasks (parsed, never executed here)."""
