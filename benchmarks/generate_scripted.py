@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kernelmosaic.agent import EpisodeConfig, OpenAIPolicy, generate  # noqa: E402
+from kernelmosaic.agent import EpisodeConfig, OpenAILLM  # noqa: E402
+from kernelmosaic.scale import generate  # noqa: E402
 from kernelmosaic.agent.scripted_server import ScriptedServer  # noqa: E402
 from kernelmosaic.data import Store  # noqa: E402
 from kernelmosaic.task import load_task  # noqa: E402
@@ -75,7 +76,7 @@ def main():
                         timing=TimingConfig(enabled=True, n=30, compile=True))
     t0 = time.time()
     with ScriptedServer(scripts) as srv, Store(a.store) as store, Verifier(device="cuda") as v:
-        policy = OpenAIPolicy("scripted-cuda-coder", base_url=srv.base_url, concurrency=a.concurrency)
+        policy = OpenAILLM("scripted-cuda-coder", base_url=srv.base_url, concurrency=a.concurrency)
         rid = generate(tasks, policy, v, store, cfg, concurrency=a.concurrency, task_set="tests/gpu/kernels gold",
                        on_turn=lambda ep, t: print(f"{ep.split('#')[0]:40s} turn {t.idx} {t.stage:9s} {t.verdict['status']:14s} "
                                                    f"guidance={','.join(t.guidance_ids)} llm={t.latency_s:.2f}s verify={t.verify_s:.1f}s", flush=True))

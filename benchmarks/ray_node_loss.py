@@ -25,7 +25,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import agent_scripts as S  # noqa: E402
 
-from kernelmosaic.agent import EpisodeConfig, OpenAIPolicy, generate  # noqa: E402
+from kernelmosaic.agent import EpisodeConfig, OpenAILLM  # noqa: E402
+from kernelmosaic.scale import generate  # noqa: E402
 from kernelmosaic.agent.scripted_server import ScriptedServer  # noqa: E402
 from kernelmosaic.data import Store  # noqa: E402
 from kernelmosaic.task import load_task  # noqa: E402
@@ -69,7 +70,7 @@ def main() -> None:
             cluster.remove_node(node_b, allow_graceful=False)
 
     with ScriptedServer({"*": S.by_conversation}, delay_s=0.5) as srv, Store(work / "run.db") as store:
-        rid = generate(tasks, OpenAIPolicy("scripted-coder", base_url=srv.base_url), None, store, cfg,
+        rid = generate(tasks, OpenAILLM("scripted-coder", base_url=srv.base_url), None, store, cfg,
                        concurrency=a.episodes, executor=ex, on_turn=on_turn, run_id="node-loss")
         eps = store.episodes(rid)
         result = {

@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kernelmosaic.task import filters  # noqa: E402
-from kernelmosaic.task.generate import generate_pool  # noqa: E402
-from kernelmosaic.task.taskset import MANIFEST, TaskSet  # noqa: E402
+from kernelmosaic.curate import filters  # noqa: E402
+from kernelmosaic.curate.generate import generate_pool  # noqa: E402
+from kernelmosaic.curate.taskset import MANIFEST, TaskSet  # noqa: E402
 
 
 def main() -> None:

@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kernelmosaic.task import pipeline  # noqa: E402
-from kernelmosaic.task.generate import generate_pool  # noqa: E402
-from kernelmosaic.task.report import build_set  # noqa: E402
-from kernelmosaic.task.stats import set_stats  # noqa: E402
-from kernelmosaic.task.taskset import MANIFEST, TaskSet  # noqa: E402
+from kernelmosaic.curate import pipeline  # noqa: E402
+from kernelmosaic.curate.generate import generate_pool  # noqa: E402
+from kernelmosaic.curate.report import build_set  # noqa: E402
+from kernelmosaic.curate.stats import set_stats  # noqa: E402
+from kernelmosaic.curate.taskset import MANIFEST, TaskSet  # noqa: E402
 
 
 def main() -> None:

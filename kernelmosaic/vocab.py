@@ -1,4 +1,5 @@
-"""The project's one vocabulary: verdict statuses, backends, policies (rule sets), rules, phases.
+"""The project's one vocabulary: verdict statuses, backends, policies (rule sets), rules, phases,
+turn stages and episode statuses.
 
 Every package imports these names from here (layer 1: stdlib only), so a status or a rule is
 spelled in one place. The members are ``str`` subclasses: they compare equal to, hash like and
@@ -42,6 +43,20 @@ class Policy(StrEnum):
     KERNELBENCH = "kernelbench"
 
 
+class Stage(StrEnum):
+    """The kind of an episode's turn."""
+
+    IMPLEMENT = "implement"
+    REPAIR = "repair"
+    OPTIMIZE = "optimize"
+
+
+class EpisodeStatus(StrEnum):
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+
 class Phase(StrEnum):
     STARTUP = "startup"
     COMPILE = "compile"
@@ -80,5 +95,7 @@ STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
 BACKENDS: tuple[str, ...] = tuple(b.value for b in Backend)
 POLICIES: tuple[str, ...] = tuple(p.value for p in Policy)
 RULES: tuple[str, ...] = tuple(r.value for r in Rule)
+STAGES: tuple[str, ...] = tuple(s.value for s in Stage)
+EPISODE_STATUSES: tuple[str, ...] = tuple(s.value for s in EpisodeStatus)
 # statuses a repair turn can fix (the others end or restart an episode)
-FIXABLE: tuple[str, ...] = (Status.COMPILE_ERROR, Status.RUNTIME_ERROR, Status.INCORRECT, Status.TIMEOUT)
+FIXABLE: tuple[str, ...] = tuple(s.value for s in (Status.COMPILE_ERROR, Status.RUNTIME_ERROR, Status.INCORRECT, Status.TIMEOUT))

@@ -8,6 +8,20 @@ DATA = ROOT / "tests" / "data"
 KERNELBENCH = Path(os.environ.get("KERNELBENCH_DIR") or ROOT.parent / "shared" / "kernelbench")
 
 
+def count_turns(db) -> int:
+    """Turns committed to a store that another process is writing (0 before it exists)."""
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(db, timeout=30)
+        try:
+            return con.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
 def read(rel: str) -> str:
     return (DATA / rel).read_text()
 

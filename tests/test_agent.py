@@ -4,7 +4,6 @@ scripted server, real verifier workers, real compilers, a real SQLite store."""
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -12,9 +11,10 @@ import time
 import pytest
 
 import agent_scripts as S
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, count_turns
 from kernelmosaic.agent.scripted_server import ScriptedServer as FakeOpenAI
-from kernelmosaic.agent import Episode, EpisodeConfig, OpenAIPolicy, ScriptedPolicy, extract_candidate, generate, render_feedback
+from kernelmosaic.agent import Episode, EpisodeConfig, OpenAILLM, ScriptedLLM, extract_candidate, render_feedback
+from kernelmosaic.scale import generate
 from kernelmosaic.data import Store
 from kernelmosaic.task import load_task
 from kernelmosaic.verify import TimingConfig
@@ -56,11 +56,11 @@ def test_feedback_maps_compiler_lines_into_the_candidate():
 # -- whole episodes through real HTTP ----------------------------------------------------------------
 def test_episode_repair_then_optimize_over_http(cpu_verifier):
     with FakeOpenAI({"relu": [S.BROKEN, S.WRONG, S.SLOW, S.FAST]}, fail_first=1) as srv:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url, api_key="test", retries=2)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url, api_key="test", retries=2)
         cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
         res = Episode(relu(), policy, cpu_verifier, cfg).run()
         n_requests = len(srv.requests)
-    st = [t.verdict["status"] for t in res.turns]
+    st = [t.verdict.status for t in res.turns]
     assert st == ["compile_error", "incorrect", "correct", "correct"], [t.feedback for t in res.turns]
     assert [t.stage for t in res.turns] == ["implement", "repair", "repair", "optimize"]
     assert n_requests == 5  # one 429, retried by the client with backoff
@@ -73,14 +73,14 @@ def test_episode_repair_then_optimize_over_http(cpu_verifier):
     assert all(t.usage["total_tokens"] > 0 for t in res.turns)
     # the faster kernel became the best one
     assert res.correct and res.best_turn == 3
-    assert res.turns[3].verdict["timing"]["candidate_ms"] < res.turns[2].verdict["timing"]["candidate_ms"]
+    assert res.turns[3].verdict.timing.candidate_ms < res.turns[2].verdict.timing.candidate_ms
 
 
 def test_broken_optimization_never_replaces_the_best(cpu_verifier):
-    policy = ScriptedPolicy([S.FAST, S.BROKEN, S.NO_CODE])
+    policy = ScriptedLLM([S.FAST, S.BROKEN, S.NO_CODE])
     cfg = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=2, timing=FAST_TIMING)
     res = Episode(relu(), policy, cpu_verifier, cfg).run()
-    assert [t.verdict["status"] for t in res.turns] == ["correct", "compile_error", "invalid_candidate"]
+    assert [t.verdict.status for t in res.turns] == ["correct", "compile_error", "invalid_candidate"]
     assert res.best_turn == 0 and res.best_code == res.turns[0].code
     # the prompt after the failed optimization shows the best kernel again
     assert "failed, so the best kernel so far is unchanged" in res.turns[2].messages[-1]["content"]
@@ -89,21 +89,21 @@ def test_broken_optimization_never_replaces_the_best(cpu_verifier):
 
 def test_repair_budget_and_no_code_turns(cpu_verifier):
     cfg = EpisodeConfig(backend="cpp", max_repair=2, max_optimize=1, timing=FAST_TIMING)
-    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    res = Episode(relu(), ScriptedLLM(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
     assert len(res.turns) == 3 and not res.correct and res.stopped == "repair_budget"
-    assert all(t.verdict["status"] == "invalid_candidate" and t.code is None for t in res.turns)
+    assert all(t.verdict.status == "invalid_candidate" and t.code is None for t in res.turns)
     assert "contains no code" in res.turns[1].messages[-1]["content"]
 
 
 def test_token_budget_stops_the_episode(cpu_verifier):
     cfg = EpisodeConfig(backend="cpp", max_repair=5, max_tokens=10, timing=FAST_TIMING)
-    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    res = Episode(relu(), ScriptedLLM(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
     assert res.stopped == "token_budget" and len(res.turns) == 1
 
 
 def test_context_stays_bounded(cpu_verifier):
     cfg = EpisodeConfig(backend="cpp", max_repair=5, max_optimize=0, context_turns=2, timing=FAST_TIMING)
-    res = Episode(relu(), ScriptedPolicy(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
+    res = Episode(relu(), ScriptedLLM(lambda m: S.NO_CODE), cpu_verifier, cfg).run()
     last = res.turns[-1].messages
     assert any("Summary of earlier attempts" in m["content"] for m in last)
     assert sum(m["role"] == "assistant" for m in last) <= 3  # 2 recent turns + the summary acknowledgement
@@ -111,8 +111,8 @@ def test_context_stays_bounded(cpu_verifier):
 
 def test_triton_backend_episode(cpu_verifier):
     cfg = EpisodeConfig(backend="triton", max_repair=2, max_optimize=0, timing=TimingConfig(enabled=False))
-    res = Episode(relu(), ScriptedPolicy([S.NO_CODE, S.TRITON_OK]), cpu_verifier, cfg).run()
-    assert [t.verdict["status"] for t in res.turns] == ["invalid_candidate", "correct"]
+    res = Episode(relu(), ScriptedLLM([S.NO_CODE, S.TRITON_OK]), cpu_verifier, cfg).run()
+    assert [t.verdict.status for t in res.turns] == ["invalid_candidate", "correct"]
 
 
 def test_generate_records_every_turn_in_the_store(cpu_verifier, tmp_path):
@@ -120,7 +120,7 @@ def test_generate_records_every_turn_in_the_store(cpu_verifier, tmp_path):
     scale_ok = (DATA / "cpu" / "scale_add_cc_ok.py").read_text()
     scripts = {"relu": S.by_conversation, "scale_add": [f"```python\n{scale_ok}```", S.NO_CODE]}
     with FakeOpenAI(scripts) as srv, Store(tmp_path / "run.db") as store:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url, concurrency=2)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url, concurrency=2)
         cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
         rid = generate(tasks, policy, cpu_verifier, store, cfg, concurrency=2)
         eps = {e.task_key: e for e in store.episodes(rid)}
@@ -128,23 +128,12 @@ def test_generate_records_every_turn_in_the_store(cpu_verifier, tmp_path):
         assert eps["relu"].correct and eps["relu"].n_turns == 4
         assert eps["scale_add"].correct and eps["scale_add"].best_turn == 0
         turns = store.turns(eps["relu"].episode_id)
-        assert [t.verdict["status"] for t in turns] == ["compile_error", "incorrect", "correct", "correct"]
+        assert [t.verdict.status for t in turns] == ["compile_error", "incorrect", "correct", "correct"]
         assert turns[1].guidance_ids and turns[1].feedback
         # a second generate over the same run finds nothing left to do
         n_req = len(srv.requests)
         generate(tasks, policy, cpu_verifier, store, cfg, run_id=rid)
         assert len(srv.requests) == n_req
-
-
-def _count_turns(db) -> int:
-    try:
-        con = sqlite3.connect(db, timeout=30)
-        try:
-            return con.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
 
 
 def test_sigkill_and_resume_loses_and_duplicates_nothing(tmp_path, cache_dir):
@@ -164,7 +153,7 @@ def test_sigkill_and_resume_loses_and_duplicates_nothing(tmp_path, cache_dir):
                "--no-compile-baseline", "--workers", "1"]
         p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 240
-        while _count_turns(db) < 2 and time.monotonic() < deadline and p.poll() is None:
+        while count_turns(db) < 2 and time.monotonic() < deadline and p.poll() is None:
             time.sleep(0.2)
         assert p.poll() is None, p.stdout.read().decode()[-3000:]
         os.killpg(p.pid, signal.SIGKILL)
@@ -184,7 +173,7 @@ def test_sigkill_and_resume_loses_and_duplicates_nothing(tmp_path, cache_dir):
         after = {(t.episode_id, t.idx): t.reply for e in eps for t in s.turns(e.episode_id)}
         assert all(after[k] == v for k, v in before.items())  # nothing committed was lost or rewritten
         relu_turns = s.turns(next(e.episode_id for e in eps if e.task_key == "relu"))
-        assert [t.verdict["status"] for t in relu_turns] == ["compile_error", "incorrect", "correct", "correct"]
+        assert [t.verdict.status for t in relu_turns] == ["compile_error", "incorrect", "correct", "correct"]
         assert s.integrity_check() == "ok"
 
 
@@ -229,7 +218,7 @@ def test_export_cli_on_a_generated_store(cpu_verifier, tmp_path):
 
     with FakeOpenAI({"relu": S.by_conversation, "scale_add": [f"```python\n{(DATA / 'cpu' / 'scale_add_cc_ok.py').read_text()}```"]}) as srv, \
             Store(tmp_path / "run.db") as store:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url)
         cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1, timing=FAST_TIMING)
         generate([relu(), load_task(DATA / "tasks" / "scale_add.py")], policy, cpu_verifier, store, cfg)
     for view in ("iterative", "direct", "steps"):

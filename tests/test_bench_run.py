@@ -105,12 +105,12 @@ def test_agent_mode(runs):
         eps = {e.task_key: e for e in st.episodes(rid)}
         assert set(eps) == {RELU, SCALE, UNSOLVED}  # --problems 1-3 left 9_NotSelected out
         relu = st.turns(eps[RELU].episode_id)
-        assert [t.verdict["status"] for t in relu] == ["compile_error", "incorrect", "correct", "correct"]
+        assert [t.verdict.status for t in relu] == ["compile_error", "incorrect", "correct", "correct"]
         assert [t.stage for t in relu] == ["implement", "repair", "repair", "optimize"]
         assert "COMPILE ERROR" in relu[1].messages[-1]["content"]  # feedback went back to the model
-        assert [t.verdict["status"] for t in st.turns(eps[UNSOLVED].episode_id)] == ["invalid_candidate"] * 3
+        assert [t.verdict.status for t in st.turns(eps[UNSOLVED].episode_id)] == ["invalid_candidate"] * 3
         # every timed verdict used the baselines measured up front, from the cache
-        timed = [t.verdict for e in eps.values() for t in st.turns(e.episode_id) if t.verdict.get("timing")]
+        timed = [t.verdict.to_dict() for e in eps.values() for t in st.turns(e.episode_id) if t.verdict.timing]
         assert timed and all(any("baselines from the cache" in n for n in v["notes"]) for v in timed)
         assert all(v["timing"]["eager_ms"] and v["timing"]["compile_ms"] for v in timed)
     m = compute_metrics(runs["dir"] / "agent.db", rid)
@@ -133,8 +133,8 @@ def test_single_mode_with_stored_baselines(runs):
         rid = default_run_id("single", "scripted-coder")
         eps = st.episodes(rid)
         assert len(eps) == 6 and all(e.n_turns == 1 for e in eps)  # 3 problems x 2 samples, one turn each
-        relu = [st.turns(e.episode_id)[0].verdict for e in eps if e.task_key == RELU]
-        scale = [st.turns(e.episode_id)[0].verdict for e in eps if e.task_key == SCALE]
+        relu = [st.turns(e.episode_id)[0].verdict.to_dict() for e in eps if e.task_key == RELU]
+        scale = [st.turns(e.episode_id)[0].verdict.to_dict() for e in eps if e.task_key == SCALE]
     assert [v["status"] for v in relu] == ["compile_error", "compile_error"]
     for v in scale:
         t = v["timing"]

@@ -8,7 +8,8 @@ import pytest
 pytest.importorskip("pyarrow")
 datasets = pytest.importorskip("datasets")
 
-from kernelmosaic.data import Store, TurnRecord, export_dataset, find_contamination, normalize_source, split_tasks
+from kernelmosaic.data import Store, TurnRecord, export_dataset, find_contamination, split_tasks
+from kernelmosaic.task.decontam import THRESHOLD
 from kernelmosaic.data.export import export
 
 SYSTEM = "You write fast, correct CUDA kernels for PyTorch programs."
@@ -170,10 +171,10 @@ def record(store, run, task, plan, sample=0, env=H100):
         turns.append(t)
     best = None
     for i, t in enumerate(turns):
-        if t.status == "correct" and (best is None or t.verdict["timing"]["candidate_ms"] < turns[best].verdict["timing"]["candidate_ms"]):
+        if t.status == "correct" and (best is None or t.verdict.timing.candidate_ms < turns[best].verdict.timing.candidate_ms):
             best = i
     store.finish_episode(ep.episode_id, "done", best_turn=best, best_code=turns[best].code if best is not None else None,
-                         best_speedup=turns[best].verdict["timing"]["speedup_eager"] if best is not None else None,
+                         best_speedup=turns[best].verdict.timing.speedup_eager if best is not None else None,
                          correct=best is not None, wall_s=3.0)
     return ep.episode_id, turns
 
@@ -337,7 +338,8 @@ def test_decontamination_drops_and_reports(env):
     assert set(by_task) == {"level1/kb_foo", "level2/kb_bar"}
     assert by_task["level1/kb_foo"]["match"] == "exact" and by_task["level1/kb_foo"]["score"] == 1.0
     assert by_task["level1/kb_foo"]["kernelbench_file"] == "level1/1_Foo.py"
-    assert by_task["level2/kb_bar"]["match"] == "similar" and 0.9 <= by_task["level2/kb_bar"]["score"] < 1.0
+    # a renamed copy scores like the original under the curation rule (names are blanked)
+    assert by_task["level2/kb_bar"]["score"] >= THRESHOLD
     assert by_task["level2/kb_bar"]["kernelbench_file"] == "level2/7_Bar.py"
     card = res.paths["card"].read_text()
     assert "level1/kb_foo" in card and "level1/1_Foo.py" in card and "level2/7_Bar.py" in card
@@ -350,12 +352,21 @@ def test_decontamination_drops_and_reports(env):
     assert "level1/kb_foo" in set(res.split_tasks["train"]) | set(res.split_tasks["validation"])
 
 
-def test_normalization_and_similarity():
-    assert normalize_source(KB_FOO) == normalize_source(KB_FOO_TASK)
-    assert normalize_source(KB_BAR) != normalize_source(KB_BAR_TASK)
-    kb = [("a.py", normalize_source(KB_FOO)), ("b.py", normalize_source(KB_BAR))]
-    hits = find_contamination({"x": KB_BAR_TASK, "y": task_source("relu", "torch.relu"), "z": "def f(:\n  # broken"}, kb)
-    assert [(h["task"], h["kernelbench_file"], h["match"]) for h in hits] == [("x", "b.py", "similar")]
+def test_export_and_curation_share_one_decontamination(tmp_path):
+    """The export drops what `kmosaic tasks decontam` drops: the same function decides."""
+    from kernelmosaic.task.decontam import decontaminate, index_sources
+
+    kb = tmp_path / "kb"
+    (kb / "level1").mkdir(parents=True)
+    (kb / "level1" / "1_Foo.py").write_text(KB_FOO)
+    (kb / "level1" / "7_Bar.py").write_text(KB_BAR)
+    sources = {"x": KB_BAR_TASK, "y": task_source("relu", "torch.relu"), "z": "def f(:\n  # broken",
+               "foo": KB_FOO_TASK}
+    hits = find_contamination(sources, kb)
+    assert [(h.task, h.problem) for h in hits] == [("foo", "level1/1_Foo.py"), ("x", "level1/7_Bar.py")]
+    assert hits[0].exact and hits[0].to_dict()["match"] == "exact"
+    rows = decontaminate(sorted(sources.items()), index_sources([("level1/1_Foo.py", KB_FOO), ("level1/7_Bar.py", KB_BAR)]))
+    assert {r["name"] for r in rows if r["dropped"]} == {h.task for h in hits}
 
 
 # -- filters ------------------------------------------------------------------------------------------
@@ -391,9 +402,10 @@ def test_dataset_card(env):
     assert meta["task_categories"] == ["text-generation"]
 
 
-def test_card_licence_is_the_users_and_names_the_policies(env):
+def test_card_licence_is_the_users_and_names_the_llms(env, monkeypatch):
     """`kmosaic export --license` sets the card's licence field; the card and the command warn that
-    the teacher model's terms may apply, naming the policies that wrote the data."""
+    the teacher model's terms may apply, naming the LLMs that wrote the data."""
+    monkeypatch.delenv("KERNELBENCH_DIR", raising=False)  # no decontamination here: every run stays
     from typer.testing import CliRunner
 
     from kernelmosaic.cli import app
@@ -409,7 +421,7 @@ def test_card_licence_is_the_users_and_names_the_policies(env):
     assert "set by whoever ran it" not in card and "by whoever ran it (`kmosaic export --license`)" in card
     warn = card[card.index("**Warning: a teacher model's terms may apply.**"):]
     assert "`coder-a-7b`" in warn and "`coder-b-1.5b`" in warn
-    assert "| policy (runs.model) | runs |" in card
+    assert "| LLM (runs.model) | runs |" in card
     # without --license: the project's licence, and the card says how to set it
     res = go(env, "direct", "default-licence")
     card = res.paths["card"].read_text()
@@ -420,7 +432,7 @@ def test_card_licence_is_the_users_and_names_the_policies(env):
 def test_errors_are_clear(env, tmp_path):
     with pytest.raises(ValueError, match="unknown view 'chat'.*iterative, direct, steps"):
         export(env["store"], "chat", tmp_path / "x")
-    with pytest.raises(ValueError, match="does not exist"):
+    with pytest.raises(ValueError, match="no such store"):
         export(tmp_path / "missing.db", "iterative", tmp_path / "x")
     assert not (tmp_path / "missing.db").exists()  # not created by the attempt
     with pytest.raises(ValueError, match=r"empty.*min_speedup.*: 7"):

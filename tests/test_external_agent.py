@@ -35,7 +35,7 @@ def _env(cache_dir):
 @pytest.fixture()
 def taskset(tmp_path):
     """A one-task set, as `kmosaic tasks generate` writes them."""
-    from kernelmosaic.task.taskset import TaskSet
+    from kernelmosaic.curate.taskset import TaskSet
 
     ts = TaskSet.create(tmp_path / "sets" / "tiny", {"name": "tiny"})
     ts.add("relu", (DATA / "tasks" / "relu.py").read_text(), {"category": "activation", "dtypes": ["fp32"],
@@ -65,7 +65,7 @@ def _text(r) -> str:
 def test_mcp_stdio_episode_with_restart_and_store(tmp_path, cache_dir, taskset):
     db = tmp_path / "agent.db"
     args = ["--store", str(db), "--tasksets", str(taskset), *FAST_FLAGS, "--workers", "1"]
-    env = _env(cache_dir)
+    env = {k: v for k, v in _env(cache_dir).items() if k != "KERNELBENCH_DIR"}  # only the given task set
     seen = {}
 
     async def first(s):
@@ -127,12 +127,12 @@ def test_mcp_stdio_episode_with_restart_and_store(tmp_path, cache_dir, taskset):
         assert ep.status == "done" and ep.correct and ep.best_turn == 1 and ep.n_turns == 2
         turns = st.turns(ep.episode_id)
         assert [t.stage for t in turns] == ["implement", "repair"]
-        assert [t.verdict["status"] for t in turns] == ["compile_error", "correct"]
+        assert [t.verdict.status for t in turns] == ["compile_error", "correct"]
         # each turn records the prompt the client was shown and the guidance that was in it
         assert turns[0].messages[-1]["content"] == seen["prompt0"]
         assert turns[1].messages[-1]["content"] == seen["prompt1"] and turns[1].guidance_ids == seen["gids1"]
         assert turns[0].code == BROKEN and turns[1].code == FAST and turns[1].reply.startswith("Fixed.")
-        assert all(t.meta["policy"] == "external:pytest-agent/9.9" and t.meta["interface"] == "mcp" for t in turns)
+        assert all(t.meta["llm"] == "external:pytest-agent/9.9" and t.meta["interface"] == "mcp" for t in turns)
         assert ep.meta["external"]["config"]["max_repair"] == 2
 
 
@@ -178,7 +178,7 @@ def test_mcp_streamable_http(tmp_path, cache_dir):
         p.wait(timeout=30)
     with Store(db) as st:
         assert st.get_run(st.run_ids()[0]).model == "external:http-agent/1.0"
-        assert [t.verdict["status"] for t in st.turns(eid)] == ["correct"]
+        assert [t.verdict.status for t in st.turns(eid)] == ["correct"]
 
 
 # -- the step CLI -------------------------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_step_cli_batch_resume_and_bad_input(tmp_path, cache_dir):
         assert s.get_run(rid).model == "external:shell-agent/2"
         eps = {e.task_key: e for e in s.episodes(rid)}
         relu = s.turns(eps["relu"].episode_id)
-        assert [t.verdict["status"] for t in relu] == ["incorrect", "correct"]  # bad input left no turn
+        assert [t.verdict.status for t in relu] == ["incorrect", "correct"]  # bad input left no turn
         assert relu[0].meta.get("batch") == 2 and relu[1].meta.get("batch") is None
         assert eps["relu"].status == "done" and eps["relu"].correct and eps["scale_add"].status == "running"
         assert s.integrity_check() == "ok"

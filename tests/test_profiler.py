@@ -96,4 +96,4 @@ def test_loop_profiles_only_correct_kernels_headed_for_an_optimize_prompt(tmp_pa
     assert "profile" not in rec(EpisodeConfig(max_optimize=0), _correct(0.5)).meta
     assert "profile" not in rec(EpisodeConfig(profile=False), _correct(0.5)).meta
     assert "profile" not in rec(EpisodeConfig(), _correct(0.5), device="cpu").meta
-    assert "profile" not in rec(EpisodeConfig(), {"status": "incorrect", "error": {"message": "x"}}).meta
+    assert "profile" not in rec(EpisodeConfig(), {"status": "incorrect", "error": {"kind": "incorrect", "message": "x"}}).meta

@@ -15,10 +15,10 @@ import pytest
 
 import agent_scripts as S
 from conftest import DATA, ROOT
-from kernelmosaic.agent import EpisodeConfig, OpenAIPolicy, generate
+from kernelmosaic.agent import EpisodeConfig, OpenAILLM
 from kernelmosaic.agent.scripted_server import ScriptedServer
 from kernelmosaic.data import Store
-from kernelmosaic.scale import LocalExecutor
+from kernelmosaic.scale import LocalExecutor, generate
 from kernelmosaic.task import TaskError, load_task
 from kernelmosaic.verify import TimingConfig, VerifyRequest
 
@@ -71,7 +71,7 @@ def trajectories(store: Store, run_id: str) -> dict:
     for e in store.episodes(run_id):
         turns = store.turns(e.episode_id)
         assert [t.idx for t in turns] == list(range(e.n_turns))  # in order, no gap, none twice
-        out[(e.task_key, e.sample)] = ([(t.stage, t.verdict["status"]) for t in turns], e.best_turn, e.correct, e.status)
+        out[(e.task_key, e.sample)] = ([(t.stage, t.verdict.status) for t in turns], e.best_turn, e.correct, e.status)
     return out
 
 
@@ -98,7 +98,7 @@ def test_ray_generate_survives_a_killed_actor_and_a_killed_episode_worker(ray_ex
                 killed["episode"] = ep
 
     with ScriptedServer(SCRIPTS, delay_s=0.3) as srv, Store(tmp_path / "run.db") as store:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url)
         rid = generate(tasks, policy, None, store, CFG, concurrency=4, executor=ray_ex, on_turn=on_turn, run_id="r1")
         got = trajectories(store, rid)
         assert store.integrity_check() == "ok"
@@ -138,7 +138,7 @@ def test_an_actor_that_stops_answering_is_replaced(ray_ex, tmp_path):
     try:
         with ScriptedServer(SCRIPTS, delay_s=0.5) as srv, Store(tmp_path / "run.db") as store:
             short = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=0, timing=FAST_TIMING)
-            rid = generate(tasks, OpenAIPolicy("scripted-coder", base_url=srv.base_url), None, store, short,
+            rid = generate(tasks, OpenAILLM("scripted-coder", base_url=srv.base_url), None, store, short,
                            concurrency=2, executor=ray_ex, on_turn=on_turn)
             got = trajectories(store, rid)
     finally:
@@ -166,7 +166,7 @@ def test_local_and_ray_executors_agree(ray_ex, cpu_verifier, tmp_path):
     tasks = [load_task(DATA / "tasks" / "relu.py"), load_task(DATA / "tasks" / "scale_add.py")]
     runs = {}
     with ScriptedServer({"scale_add": scale_add_script, "*": relu_no_optimize_code}) as srv:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url)
         for name, ex in (("local", LocalExecutor(cpu_verifier)), ("ray", ray_ex)):
             with Store(tmp_path / f"{name}.db") as store:
                 rid = generate(tasks, policy, None, store, CFG, concurrency=2, executor=ex)
@@ -210,7 +210,7 @@ def test_cli_generate_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
 
 
 def test_executor_usage_errors(tmp_path, cache_dir):
-    from kernelmosaic.agent import TransformersPolicy
+    from kernelmosaic.agent import TransformersLLM
     from kernelmosaic.scale import RayExecutor, make_executor
 
     with pytest.raises(ValueError, match="needs --executor ray"):
@@ -219,7 +219,7 @@ def test_executor_usage_errors(tmp_path, cache_dir):
         make_executor("dask", device="cpu")
     # a model loaded in this process cannot be shipped to episode tasks
     with pytest.raises(ValueError, match="transformers provider"):
-        RayExecutor._put_policy(object.__new__(RayExecutor), object.__new__(TransformersPolicy))
+        RayExecutor._put_policy(object.__new__(RayExecutor), object.__new__(TransformersLLM))
     r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "generate", "--tasks", str(DATA / "tasks" / "relu.py"),
                         "--store", str(tmp_path / "x.db"), "--model", "m", "--device", "cpu", "--ray-address", "auto"],
                        cwd=ROOT, env={**os.environ, "KMOSAIC_CACHE_DIR": str(cache_dir)}, capture_output=True, text=True, timeout=120)
@@ -254,15 +254,15 @@ def test_cli_bench_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
         assert s.get_run(run).settings["bench"]["executor"] == "ray"
         (ep,) = s.episodes(run)
         turns = s.turns(ep.episode_id)
-        assert [(t.stage, t.verdict["status"]) for t in turns] == SCALE_ADD_STEPS
+        assert [(t.stage, t.verdict.status) for t in turns] == SCALE_ADD_STEPS
         # the actor measured the eager baseline for the timed verdict
-        measured = turns[0].verdict["timing"]["eager_ms"]
+        measured = turns[0].verdict.timing.eager_ms
         assert 0 < measured != 123.0
     with Store(tmp_path / "stored.db") as s:
         (run,) = s.run_ids()
         assert s.get_run(run).settings["bench"]["baselines"] == "kernelbench"
         (ep,) = s.episodes(run)
-        v = s.turns(ep.episode_id)[0].verdict
+        v = s.turns(ep.episode_id)[0].verdict.to_dict()
     # the actor divided by the stored time and timed no eager model of its own
     t = v["timing"]
     assert v["status"] == "correct" and t["eager_ms"] == 123.0 and t["compile_ms"] is None

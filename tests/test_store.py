@@ -73,7 +73,7 @@ def test_round_trip(store, tmp_path):
         store.add_turn(t)
     back = store.turns(ep.episode_id)
     assert [t.to_dict() for t in back[:1]] == [t0.to_dict()]
-    assert back[1].verdict["timing"]["speedup_compile"] == "nan"  # non-finite floats survive as strings
+    assert back[1].verdict.timing.speedup_compile is None  # non-finite floats are stored as null
     assert back[2].code is None and back[2].status == "invalid_candidate"
 
     store.finish_episode(ep.episode_id, "done", best_turn=1, best_code=t1.code, best_speedup=2.5,
@@ -105,7 +105,7 @@ def test_pragmas_and_reopen(tmp_path):
         run = s.start_run("m", {}, "set", run_id="r1")
     with Store(path) as s:  # reopening neither migrates again nor loses anything
         assert s.get_run(run).model == "m"
-        assert tuple(s._conn().execute("SELECT COUNT(*), MAX(version) FROM km_schema").fetchone()) == (1, SCHEMA_VERSION)
+        assert tuple(s._conn().execute("SELECT COUNT(*), MAX(version) FROM km_schema").fetchone()) == (SCHEMA_VERSION, SCHEMA_VERSION)
 
 
 def test_resume_run_and_idempotence(store):
@@ -137,7 +137,7 @@ def test_resume_run_and_idempotence(store):
         store.add_turn(turn("nope", 0))
     with pytest.raises(StoreError, match="stage"):
         store.add_turn(turn(ep.episode_id, 1, stage="dream"))
-    with pytest.raises(StoreError, match="status"):
+    with pytest.raises(ValueError, match="the verdict has no status"):  # refused as the record is built
         store.add_turn(turn(ep.episode_id, 1, v={"no": "status"}))
     with pytest.raises(StoreError, match="unknown run"):
         store.begin_episode("nope", "t", 0)
@@ -250,7 +250,7 @@ WRITER = textwrap.dedent("""
         return TurnRecord(episode_id=eid, idx=idx, stage="implement" if idx == 0 else "repair",
                           messages=[{"role": "user", "content": f"{task} turn {idx}"}],
                           reply=f"reply {task} {idx}", code=f"// {task} v{idx}",
-                          verdict={"status": status, "task": task, "compiled": status != "compile_error"},
+                          verdict={"status": status, "task": task, "backend": "cpp", "policy": "strict", "device": "cpu", "compiled": status != "compile_error"},
                           feedback=f"fb {idx}", usage={"prompt_tokens": 10, "completion_tokens": idx})
 
     with Store(db) as store:
@@ -335,7 +335,7 @@ CONCURRENT = textwrap.dedent("""
         time.sleep(max(0.0, start - time.time()))
         for i in range(n):
             store.add_turn(TurnRecord(ep.episode_id, i, "repair", [{"role": "user", "content": "x" * 500}],
-                                      "r" * 2000, "code", {"status": "incorrect"}))
+                                      "r" * 2000, "code", {"status": "incorrect", "backend": "cpp", "policy": "strict", "task": "t", "device": "cpu"}))
             store.finish_episode(ep.episode_id, "done") if i == n - 1 else None
     print("OK", flush=True)
 """)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kernelmosaic.task import behaviour as B
+from kernelmosaic.curate import behaviour as B
 
 ROOT = Path(__file__).resolve().parents[1]
 KB = Path(os.environ.get("KERNELBENCH_DIR") or ROOT.parent / "shared" / "kernelbench")
@@ -199,8 +199,8 @@ def _fake_kernelbench(root: Path) -> Path:
 
 def test_decontam_command_drops_by_behaviour_and_keeps_evidence(tmp_path):
     from kernelmosaic.cli import app
-    from kernelmosaic.task.pipeline import eligible
-    from kernelmosaic.task.taskset import TaskSet
+    from kernelmosaic.curate.pipeline import eligible
+    from kernelmosaic.curate.taskset import TaskSet
 
     kb = _fake_kernelbench(tmp_path / "kb")
     ts = TaskSet.create(tmp_path / "set", {"name": "t"})

@@ -14,13 +14,13 @@ import pytest
 from conftest import ROOT
 
 from kernelmosaic.task import TaskError, parse_task
-from kernelmosaic.task.dedup import dedup
+from kernelmosaic.curate.dedup import dedup
 from kernelmosaic.task.features import op_sequence
-from kernelmosaic.task.filters import measure, run_filters, summarize, verdict
-from kernelmosaic.task.generate import DTYPES, generate_pool, make_task
-from kernelmosaic.task.review import record, statuses
-from kernelmosaic.task.select import featurize, kcenter, mmr, select, window_quality
-from kernelmosaic.task.taskset import TaskSet, tasks_for_generation
+from kernelmosaic.curate.filters import measure, run_filters, summarize, verdict
+from kernelmosaic.curate.generate import DTYPES, generate_pool, make_task
+from kernelmosaic.curate.review import record, statuses
+from kernelmosaic.curate.select import featurize, kcenter, mmr, select, window_quality
+from kernelmosaic.curate.taskset import TaskSet, tasks_for_generation
 
 HEAD = "import torch\nimport torch.nn as nn\n\n"
 INPUTS = "\n\ndef get_inputs():\n    return [torch.randn(64, 32)]\n\n\ndef get_init_inputs():\n    return []\n"
@@ -294,8 +294,8 @@ def test_shipped_set_is_outside_the_decontamination_threshold(kernelbench_dir):
 
 
 def test_a_second_pass_replaces_the_first_and_narrows_eligibility(tmp_path, kernelbench_dir):
-    from kernelmosaic.task import pipeline
-    from kernelmosaic.task.report import NOT_RETIMED, build_set
+    from kernelmosaic.curate import pipeline
+    from kernelmosaic.curate.report import NOT_RETIMED, build_set
 
     pool_dir = tmp_path / "pool"
     generate_pool(pool_dir, 40, scale="small", seed=9)

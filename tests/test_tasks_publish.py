@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kernelmosaic.cli import app
-from kernelmosaic.task.review import record
-from kernelmosaic.task.taskset import TaskSet
+from kernelmosaic.curate.review import record
+from kernelmosaic.curate.taskset import TaskSet
 
 ROOT = Path(__file__).resolve().parents[1]
 

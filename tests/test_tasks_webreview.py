@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from kernelmosaic.task.review import ledger, statuses
-from kernelmosaic.task.taskset import TaskSet
-from kernelmosaic.task.webreview import ReviewApp, ReviewServer
+from kernelmosaic.curate.review import ledger, statuses
+from kernelmosaic.curate.taskset import TaskSet
+from kernelmosaic.curate.webreview import ReviewApp, ReviewServer
 
 ROOT = Path(__file__).resolve().parents[1]
 

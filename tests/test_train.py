@@ -1,6 +1,6 @@
 """SFT training on the CPU: a scripted run -> the three export views -> TRL SFTTrainer with LoRA on
 a tiny random-init Qwen3 (configs/train/tiny-qwen-cpu.yaml) -> the adapter and the merged model
-through TransformersPolicy -> resume from a checkpoint. Nothing is downloaded."""
+through TransformersLLM -> resume from a checkpoint. Nothing is downloaded."""
 
 import json
 import subprocess
@@ -14,7 +14,8 @@ pytest.importorskip("peft")
 
 import agent_scripts as S  # noqa: E402
 from conftest import DATA, ROOT  # noqa: E402
-from kernelmosaic.agent import EpisodeConfig, OpenAIPolicy, SamplingConfig, TransformersPolicy, generate  # noqa: E402
+from kernelmosaic.agent import EpisodeConfig, OpenAILLM, SamplingConfig, TransformersLLM  # noqa: E402
+from kernelmosaic.scale import generate  # noqa: E402
 from kernelmosaic.agent.scripted_server import ScriptedServer  # noqa: E402
 from kernelmosaic.data import Store  # noqa: E402
 from kernelmosaic.data.export import export  # noqa: E402
@@ -35,7 +36,7 @@ def exports(cpu_verifier, tmp_path_factory):
     scale_ok = (DATA / "cpu" / "scale_add_cc_ok.py").read_text()
     with ScriptedServer({"relu": S.by_conversation, "scale_add": [f"```python\n{scale_ok}```"]}) as srv, \
             Store(root / "run.db") as store:
-        policy = OpenAIPolicy("scripted-coder", base_url=srv.base_url)
+        policy = OpenAILLM("scripted-coder", base_url=srv.base_url)
         cfg = EpisodeConfig(backend="cpp", max_repair=3, max_optimize=1,
                             timing=TimingConfig(enabled=True, n=5, warmup=1, compile=False))
         generate([load_task(DATA / "tasks" / "relu.py"), load_task(DATA / "tasks" / "scale_add.py")], policy,
@@ -98,10 +99,10 @@ def test_adapter_and_merged_model_generate_through_the_transformers_policy(train
     adapter_cfg = json.loads((res.final_dir / "adapter_config.json").read_text())
     assert adapter_cfg["base_model_name_or_path"] == str(res.output_dir / "base")
     greedy = SamplingConfig(temperature=0.0, max_tokens=8)
-    with_adapter = TransformersPolicy(adapter_cfg["base_model_name_or_path"], adapter=str(res.final_dir),
+    with_adapter = TransformersLLM(adapter_cfg["base_model_name_or_path"], adapter=str(res.final_dir),
                                       sampling=greedy, device="cpu")
-    merged = TransformersPolicy(str(res.merged_dir), sampling=greedy, device="cpu")
-    base = TransformersPolicy(str(res.output_dir / "base"), sampling=greedy, device="cpu")
+    merged = TransformersLLM(str(res.merged_dir), sampling=greedy, device="cpu")
+    base = TransformersLLM(str(res.output_dir / "base"), sampling=greedy, device="cpu")
     msgs = [{"role": "system", "content": "You write CUDA kernels."}, {"role": "user", "content": "Write ModelNew for relu."}]
     out = with_adapter.complete(msgs)
     assert out.usage["completion_tokens"] > 0 and isinstance(out.text, str)
@@ -176,7 +177,7 @@ def test_a_diverged_run_still_writes_json():
                       attn_implementation="sdpa", resumed_from=None, metrics={"train_loss": float("nan")},
                       log_history=[{"loss": float("inf"), "step": 1}])
     d = json.loads(json.dumps(res.to_dict(), allow_nan=False))
-    assert d["metrics"]["train_loss"] == "nan" and d["log_history"][0] == {"loss": "inf", "step": 1}
+    assert d["metrics"]["train_loss"] is None and d["log_history"][0] == {"loss": None, "step": 1}
 
 
 def test_packed_rows_do_not_attend_across_sequences():

@@ -11,7 +11,7 @@ transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 
 from conftest import DATA  # noqa: E402
-from kernelmosaic.agent import Episode, EpisodeConfig, SamplingConfig, TransformersPolicy  # noqa: E402
+from kernelmosaic.agent import Episode, EpisodeConfig, SamplingConfig, TransformersLLM  # noqa: E402
 from kernelmosaic.task import load_task  # noqa: E402
 from kernelmosaic.verify import TimingConfig  # noqa: E402
 
@@ -45,7 +45,7 @@ def tiny_model(tmp_path_factory):
 
 
 def test_transformers_policy_generates_in_batches(tiny_model):
-    pol = TransformersPolicy(str(tiny_model), sampling=SamplingConfig(temperature=0.0, max_tokens=12), device="cpu", batch_size=2)
+    pol = TransformersLLM(str(tiny_model), sampling=SamplingConfig(temperature=0.0, max_tokens=12), device="cpu", batch_size=2)
     msgs = [[{"role": "user", "content": "write relu"}], [{"role": "user", "content": "a much longer prompt about a softmax kernel"}], [{"role": "user", "content": "x"}]]
     outs = pol.complete_batch(msgs)
     assert len(outs) == 3
@@ -63,10 +63,10 @@ def test_transformers_policy_with_lora_adapter_drives_an_episode(tiny_model, tmp
     base = AutoModelForCausalLM.from_pretrained(tiny_model)
     lora = peft.get_peft_model(base, peft.LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
     lora.save_pretrained(tmp_path / "adapter")
-    pol = TransformersPolicy(str(tiny_model), adapter=str(tmp_path / "adapter"), sampling=SamplingConfig(temperature=0.7, max_tokens=16), device="cpu")
+    pol = TransformersLLM(str(tiny_model), adapter=str(tmp_path / "adapter"), sampling=SamplingConfig(temperature=0.7, max_tokens=16), device="cpu")
     assert "+" in pol.name
     cfg = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=0, timing=TimingConfig(enabled=False))
     res = Episode(load_task(DATA / "tasks" / "relu.py"), pol, cpu_verifier, cfg).run()
     assert len(res.turns) == 2 and not res.correct
-    assert all(t.verdict["status"] == "invalid_candidate" for t in res.turns)
+    assert all(t.verdict.status == "invalid_candidate" for t in res.turns)
     assert res.turns[1].messages[-1]["content"].startswith("Your last candidate did not pass.")

@@ -12,11 +12,14 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..data import TurnRecord, no_code_verdict
+from ..data.best import best_turn
 from ..task import Task, TaskError
-from ..verify import TimingConfig, Verifier, VerifyRequest
+from .._json import number
+from ..verify import TimingConfig, Verdict, Verifier, VerifyRequest
+from ..vocab import Status
 from .feedback import render_feedback
 from .parse import extract_candidate
-from .policy import Policy, PolicyError
+from .llm import LLM, LLMError
 from .prompts import SYSTEM, optimize_prompt, repair_prompt, task_prompt
 
 
@@ -51,33 +54,23 @@ class EpisodeResult:
     turns: list[TurnRecord]
     best_turn: int | None
     best_code: str | None
-    best_verdict: dict | None
+    best_verdict: Verdict | None
     correct: bool
-    stopped: str  # why it ended: "optimized", "repair_budget", "token_budget", "wall_budget", "policy_error", "task_error"
+    stopped: str  # why it ended: "optimized", "repair_budget", "token_budget", "wall_budget", "llm_error", "task_error"
     error: str | None = None
     wall_s: float = 0.0
 
     @property
     def best_speedup(self) -> float | None:
-        t = (self.best_verdict or {}).get("timing") or {}
-        return t.get("speedup_eager")
-
-
-def _faster(a: dict | None, b: dict | None) -> bool:
-    """Is verdict ``a`` a better kernel than ``b`` (both correct)?"""
-    ta, tb = (a or {}).get("timing") or {}, (b or {}).get("timing") or {}
-    if tb.get("candidate_ms") is None:
-        return True
-    if ta.get("candidate_ms") is None:
-        return False
-    return ta["candidate_ms"] < tb["candidate_ms"]
+        t = self.best_verdict.timing if self.best_verdict is not None else None
+        return number(t.speedup_eager) if t is not None else None
 
 
 class Episode:
     def __init__(
         self,
         task: Task,
-        policy: Policy,
+        llm: LLM,
         verifier: Verifier,
         config: EpisodeConfig | None = None,
         *,
@@ -86,7 +79,7 @@ class Episode:
         on_turn: Callable[[TurnRecord], None] | None = None,
     ):
         self.task = task
-        self.policy = policy
+        self.llm = llm
         self.verifier = verifier
         self.cfg = config or EpisodeConfig()
         self.episode_id = episode_id or task.key
@@ -100,10 +93,7 @@ class Episode:
     # -- state, derived from the turns ------------------------------------------------------
     def state(self, turns: list[TurnRecord]) -> dict:
         """best turn, next stage (None: the episode is over), tokens and stage counts."""
-        best_i = None
-        for i, t in enumerate(turns):
-            if t.verdict.get("status") == "correct" and (best_i is None or _faster(t.verdict, turns[best_i].verdict)):
-                best_i = i
+        best_i = best_turn(turns)
         repairs = sum(1 for t in turns if t.stage == "repair")
         optimizes = sum(1 for t in turns if t.stage == "optimize")
         tokens = sum(int((t.usage or {}).get("total_tokens") or 0) for t in turns)
@@ -116,7 +106,7 @@ class Episode:
         return {"best": best_i, "stage": stage, "tokens": tokens, "repairs": repairs, "optimizes": optimizes}
 
     # -- prompts -------------------------------------------------------------------------------
-    def guidance(self, verdict: dict, stage: str) -> tuple[str, list[str]]:
+    def guidance(self, verdict: Verdict, stage: str) -> tuple[str, list[str]]:
         if self.kb is None or self.cfg.guidance_k <= 0:
             return "", []
         matches = self.kb.match(verdict, k=self.cfg.guidance_k, stage=stage)
@@ -131,7 +121,7 @@ class Episode:
         older, recent = turns[:-k], turns[-k:]
         if older:
             # bounded context: older turns shrink to one line each
-            lines = [f"- turn {t.idx} ({t.stage}): {_one_line(t.verdict)}" for t in older]
+            lines = [f"- turn {t.idx} ({t.stage}): {one_line(t.verdict)}" for t in older]
             msgs.append({"role": "user", "content": "Summary of earlier attempts:\n" + "\n".join(lines)})
             msgs.append({"role": "assistant", "content": "Understood; I will not repeat those mistakes."})
         guidance_ids: list[str] = []
@@ -147,7 +137,7 @@ class Episode:
             best = turns[state["best"]]
             best_in_context = any(t.idx == best.idx for t in recent)
             content = optimize_prompt(last.feedback, guidance, None if best_in_context and last.idx == best.idx else best.code,
-                                      best.verdict.get("timing"), last_failed=last.idx != best.idx)
+                                      best.verdict.timing, last_failed=last.idx != best.idx)
         msgs.append({"role": "user", "content": content})
         return msgs, guidance_ids
 
@@ -165,12 +155,12 @@ class Episode:
                              trials=self.cfg.trials, timing=self.cfg.timing,
                              baselines=self.cfg.given_baselines(self.task.key))
 
-    def no_code(self, problem: str) -> dict:
+    def no_code(self, problem: str) -> Verdict:
         return no_code_verdict(self.task.key, problem, backend=self.cfg.backend, policy=self.cfg.policy,
                                device=self.verifier.device)
 
     def record(self, turns: list[TurnRecord], stage: str, messages: list[dict], guidance_ids: list[str], reply: str,
-               code: str | None, verdict: dict, *, usage: dict | None = None, latency_s: float = 0.0,
+               code: str | None, verdict: Verdict, *, usage: dict | None = None, latency_s: float = 0.0,
                verify_s: float = 0.0, meta: dict | None = None) -> TurnRecord:
         """The turn after ``turns``: its feedback rendered from the verdict, plus profiler
         lines when the kernel is correct and the next prompt asks to optimize it."""
@@ -179,7 +169,7 @@ class Episode:
             verdict=verdict, feedback=render_feedback(verdict, code), guidance_ids=guidance_ids,
             usage=usage or {}, latency_s=latency_s, verify_s=verify_s, created_at=time.time(), meta=dict(meta or {}),
         )
-        if (self.cfg.profile and code is not None and verdict.get("status") == "correct"
+        if (self.cfg.profile and code is not None and turn.verdict.correct
                 and self.verifier.device == "cuda" and self.state([*turns, turn])["stage"] == "optimize"):
             from .profiler import profile_candidate
 
@@ -192,17 +182,17 @@ class Episode:
 
     # -- one turn ----------------------------------------------------------------------------------
     def _turn(self, turns: list[TurnRecord], stage: str, messages: list[dict], guidance_ids: list[str]) -> TurnRecord:
-        comp = self.policy.complete(messages)
+        comp = self.llm.complete(messages)
         parsed = extract_candidate(comp.text)
         t0 = time.perf_counter()
         if parsed.code is None:
             verdict = self.no_code(parsed.problem)
         else:
-            verdict = self.verifier.verify(self.request(parsed.code)).to_dict()
+            verdict = self.verifier.verify(self.request(parsed.code))
         verify_s = time.perf_counter() - t0
         return self.record(turns, stage, messages, guidance_ids, comp.text, parsed.code, verdict, usage=comp.usage,
                            latency_s=comp.latency_s, verify_s=verify_s,
-                           meta={"finish_reason": comp.finish_reason, "policy": self.policy.name})
+                           meta={"finish_reason": comp.finish_reason, "llm": self.llm.name})
 
     # -- the loop --------------------------------------------------------------------------------------
     def run(self, resume: list[TurnRecord] | None = None) -> EpisodeResult:
@@ -225,8 +215,8 @@ class Episode:
             messages, gids = self._messages(turns, stage, state)
             try:
                 turn = self._turn(turns, stage, messages, gids)
-            except PolicyError as e:
-                stopped, error = "policy_error", str(e)
+            except LLMError as e:
+                stopped, error = "llm_error", str(e)
                 break
             except TaskError as e:
                 stopped, error = "task_error", str(e)
@@ -243,12 +233,12 @@ class Episode:
         )
 
 
-def _one_line(v: dict) -> str:
-    st = v.get("status")
-    if st == "correct":
-        t = v.get("timing") or {}
-        return f"correct, {t.get('candidate_ms', 0) or 0:.4f} ms" if t.get("candidate_ms") is not None else "correct"
-    if st == "rejected":
-        return "rejected: " + ", ".join(r.get("rule", "?") for r in v.get("rejections") or [])
-    msg = ((v.get("error") or {}).get("message") or "").splitlines()
-    return f"{st}: {msg[0][:160]}" if msg else str(st)
+def one_line(v: Verdict) -> str:
+    """The verdict in one line, for summaries of older turns and progress lines."""
+    if v.status == Status.CORRECT:
+        ms = number(v.timing.candidate_ms) if v.timing is not None else None
+        return f"correct, {ms:.4f} ms" if ms is not None else "correct"
+    if v.status == Status.REJECTED:
+        return "rejected: " + ", ".join(r.rule or "?" for r in v.rejections)
+    msg = ((v.error.message if v.error else "") or "").splitlines()
+    return f"{v.status}: {msg[0][:160]}" if msg else str(v.status)

@@ -31,10 +31,11 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .._json import finite
 from ..data import EpisodeRecord, Store, StoreError, TurnRecord
 from ..task import Task, TaskError, load_kernelbench, resolve_task_spec
 from ..verify import TimingConfig, Verifier
-from .episode import Episode, EpisodeConfig, _one_line
+from .episode import Episode, EpisodeConfig, one_line
 from .parse import extract_candidate
 from .prompts import SYSTEM
 
@@ -194,7 +195,7 @@ class Workbench:
         for name, ts in self._sets.items():
             if source not in (None, name):
                 continue
-            from ..task.review import statuses
+            from ..curate.review import statuses
 
             st = statuses(ts)
             for r in ts.records:
@@ -352,7 +353,7 @@ class Workbench:
             vd = verdict.to_dict()
         ext = rec.meta.get("external") or {}
         # latency_s: seconds from the prompt being issued to this submission (the agent's time)
-        meta = {"policy": ext.get("policy"), "interface": self.interface, "finish_reason": None}
+        meta = {"llm": ext.get("policy"), "interface": self.interface, "finish_reason": None}
         if agent and agent != ext.get("policy"):
             meta["agent"] = agent
         if batch > 1:
@@ -388,8 +389,8 @@ class Workbench:
                 "status": rec.status, "turns": len(turns), "next_stage": stage,
                 "next_prompt": messages[-1]["content"] if messages else None,
                 "best": _best(ep, turns), "budgets": self._budgets(ep.cfg, ep, turns),
-                "history": [{"turn": t.idx, "stage": t.stage, "status": t.verdict.get("status"),
-                             "summary": _one_line(t.verdict), "guidance_ids": t.guidance_ids} for t in turns]}
+                "history": [{"turn": t.idx, "stage": t.stage, "status": t.verdict.status,
+                             "summary": one_line(t.verdict), "guidance_ids": t.guidance_ids} for t in turns]}
 
     def best(self, episode_id: str) -> dict:
         rec, ep, turns = self._load(episode_id)
@@ -459,7 +460,7 @@ class Workbench:
         best = turns[b] if b is not None else None
         self.store.finish_episode(
             eid, "done", best_turn=b, best_code=best.code if best else None,
-            best_speedup=((best.verdict.get("timing") or {}).get("speedup_eager") if best else None),
+            best_speedup=(best.verdict.timing.speedup_eager if best and best.verdict.timing else None),
             correct=best is not None, wall_s=sum((t.latency_s or 0) + (t.verify_s or 0) for t in turns))
 
     @staticmethod
@@ -499,7 +500,8 @@ def _best(ep: Episode, turns: list[TurnRecord]) -> dict | None:
     b = ep.state(turns)["best"]
     if b is None:
         return None
-    return {"turn": b, "timing": turns[b].verdict.get("timing")}
+    timing = turns[b].verdict.timing
+    return {"turn": b, "timing": None if timing is None else finite(asdict(timing))}
 
 
 def _candidate(text: str) -> tuple[str, str | None, str | None]:
@@ -521,7 +523,7 @@ def _candidate(text: str) -> tuple[str, str | None, str | None]:
 
 def _find_sets(paths: list[str | Path] | None) -> dict:
     """Task sets by name: each path is a set, or a folder of sets. Default: ./tasksets."""
-    from ..task.taskset import TaskSet, is_task_set
+    from ..curate.taskset import TaskSet, is_task_set
 
     if paths is None:
         paths = [Path("tasksets")] if Path("tasksets").is_dir() else []

@@ -5,7 +5,10 @@ from __future__ import annotations
 import ast
 import re
 
+from .._json import number
 from ..verify.logs import trim_log
+from ..verify.verdict import Failure, Timing, Verdict
+from ..vocab import Status
 
 # compiler locations: nvcc/NVRTC "file.cu(12): error", gcc "file.c:12:5: error"
 _LOC = re.compile(r"(?P<file>[\w./-]*\.(?:cu|cuh|c|cc|cpp|h))(?:\((?P<l1>\d+)\)|:(?P<l2>\d+):(?:\d+:)?)")
@@ -59,68 +62,70 @@ def map_lines(log: str, code: str | None) -> str:
     return "\n".join(out)
 
 
-def render_feedback(verdict: dict, code: str | None = None) -> str:
+def render_feedback(verdict: Verdict | dict, code: str | None = None) -> str:
     """Plain text: what happened, the evidence, nothing a model cannot act on."""
-    st = verdict.get("status")
-    err = verdict.get("error") or {}
+    v = verdict if isinstance(verdict, Verdict) else Verdict.from_dict({"backend": "", "policy": "", "task": "", "device": "", **verdict})
+    st = v.status
+    err = v.error or Failure("", "")
     parts: list[str] = []
-    if st == "correct":
-        t = verdict.get("timing") or {}
+    if st == Status.CORRECT:
         parts.append("Verdict: CORRECT on all trials.")
-        if t.get("candidate_ms") is not None:
-            parts.append(_timing_line(t))
+        if v.timing is not None and number(v.timing.candidate_ms) is not None:
+            parts.append(_timing_line(v.timing))
         return "\n".join(parts)
     head = {
-        "compile_error": "Verdict: COMPILE ERROR. The kernel did not build.",
-        "runtime_error": "Verdict: RUNTIME ERROR.",
-        "timeout": "Verdict: TIMEOUT. The candidate did not finish and was killed.",
-        "incorrect": "Verdict: INCORRECT. The output does not match the reference.",
-        "rejected": "Verdict: REJECTED by the verifier's rules (the result does not count even if it is right).",
-        "invalid_candidate": "Verdict: NO USABLE CANDIDATE.",
+        Status.COMPILE_ERROR: "Verdict: COMPILE ERROR. The kernel did not build.",
+        Status.RUNTIME_ERROR: "Verdict: RUNTIME ERROR.",
+        Status.TIMEOUT: "Verdict: TIMEOUT. The candidate did not finish and was killed.",
+        Status.INCORRECT: "Verdict: INCORRECT. The output does not match the reference.",
+        Status.REJECTED: "Verdict: REJECTED by the verifier's rules (the result does not count even if it is right).",
+        Status.INVALID_CANDIDATE: "Verdict: NO USABLE CANDIDATE.",
     }.get(st, f"Verdict: {st}.")
     parts.append(head)
-    if st == "compile_error":
-        log = trim_log(err.get("log") or err.get("message") or "", max_errors=5)
+    if st == Status.COMPILE_ERROR:
+        log = trim_log(err.log or err.message or "", max_errors=5)
         parts.append("Compiler output (first distinct errors):\n" + map_lines(log, code))
-    elif st in ("runtime_error", "timeout"):
-        parts.append(err.get("message", "").strip())
-        log = (err.get("log") or "").strip()
+    elif st in (Status.RUNTIME_ERROR, Status.TIMEOUT):
+        parts.append((err.message or "").strip())
+        log = (err.log or "").strip()
         if log:
             tail = "\n".join(log.splitlines()[-25:])
             parts.append("Log (last lines):\n" + tail)
-    elif st == "incorrect":
-        m = verdict.get("mismatch") or {}
-        parts.append(err.get("message", "").strip() or m.get("reason", ""))
+    elif st == Status.INCORRECT:
+        m = v.mismatch
+        parts.append((err.message or "").strip() or (m.reason if m else ""))
         stats = []
-        for k, label in (("max_abs_err", "max abs error"), ("max_rel_err", "max rel error"), ("rel_norm_err", "relative norm error")):
-            if m.get(k) is not None:
-                v = m[k]
-                stats.append(f"{label} {v:.3g}" if isinstance(v, (int, float)) else f"{label} {v}")
-        if m.get("first_bad_index") is not None:
-            stats.append(f"first bad index {tuple(m['first_bad_index'])}: expected {m.get('expected_at_first_bad')}, got {m.get('got_at_first_bad')}")
-        if m.get("trial") is not None:
-            stats.append(f"trial {m['trial']}")
+        if m is not None:
+            for k, label in (("max_abs_err", "max abs error"), ("max_rel_err", "max rel error"),
+                             ("rel_norm_err", "relative norm error")):
+                x = getattr(m, k)
+                if x is not None:
+                    stats.append(f"{label} {x:.3g}" if isinstance(x, (int, float)) else f"{label} {x}")
+            if m.first_bad_index is not None:
+                stats.append(f"first bad index {tuple(m.first_bad_index)}: expected {m.expected_at_first_bad}, "
+                             f"got {m.got_at_first_bad}")
+            if m.trial is not None:
+                stats.append(f"trial {m.trial}")
         if stats:
             parts.append("; ".join(stats))
-        tol = verdict.get("tolerances") or {}
-        if tol:
-            parts.append("Tolerances: " + ", ".join(f"{k}={v:g}" for k, v in tol.items() if isinstance(v, (int, float))))
-    elif st == "rejected":
-        for r in verdict.get("rejections") or []:
-            parts.append(f"- rule `{r.get('rule')}`: {r.get('detail')}")
-        if not verdict.get("rejections") and err.get("message"):
-            parts.append(err["message"])
-    elif st == "invalid_candidate":
-        parts.append(err.get("message", "").strip())
+        if v.tolerances:
+            parts.append("Tolerances: " + ", ".join(f"{k}={x:g}" for k, x in v.tolerances.items() if isinstance(x, (int, float))))
+    elif st == Status.REJECTED:
+        for r in v.rejections:
+            parts.append(f"- rule `{r.rule}`: {r.detail}")
+        if not v.rejections and err.message:
+            parts.append(err.message)
+    elif st == Status.INVALID_CANDIDATE:
+        parts.append((err.message or "").strip())
     return "\n".join(p for p in parts if p)
 
 
-def _timing_line(t: dict) -> str:
-    bits = [f"your kernel {t['candidate_ms']:.4f} ms"]
-    if t.get("eager_ms") is not None:
-        bits.append(f"PyTorch eager {t['eager_ms']:.4f} ms (speedup {t.get('speedup_eager') or 0:.2f}x)")
-    if t.get("compile_ms") is not None:
-        bits.append(f"torch.compile {t['compile_ms']:.4f} ms (speedup {t.get('speedup_compile') or 0:.2f}x)")
-    if t.get("floor_ms") is not None:
-        bits.append(f"speed-of-light floor {t['floor_ms']:.4f} ms")
+def _timing_line(t: Timing) -> str:
+    bits = [f"your kernel {t.candidate_ms:.4f} ms"]
+    if number(t.eager_ms) is not None:
+        bits.append(f"PyTorch eager {t.eager_ms:.4f} ms (speedup {t.speedup_eager or 0:.2f}x)")
+    if number(t.compile_ms) is not None:
+        bits.append(f"torch.compile {t.compile_ms:.4f} ms (speedup {t.speedup_compile or 0:.2f}x)")
+    if number(t.floor_ms) is not None:
+        bits.append(f"speed-of-light floor {t.floor_ms:.4f} ms")
     return "Timing (median): " + "; ".join(bits) + "."

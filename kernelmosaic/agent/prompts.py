@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from .._json import number
 from ..task import Task
+from ..verify.verdict import Timing
 
 SYSTEM = """You are an expert GPU kernel engineer. You replace PyTorch reference models with custom \
 kernels that are exactly as correct and as fast as possible.
@@ -158,20 +160,21 @@ def repair_prompt(feedback: str, guidance: str) -> str:
     return "\n\n".join(parts)
 
 
-def optimize_prompt(feedback: str, guidance: str, best_code: str | None, best_timing: dict | None, last_failed: bool) -> str:
+def optimize_prompt(feedback: str, guidance: str, best_code: str | None, best_timing: "Timing | None",
+                    last_failed: bool) -> str:
     parts = []
     if last_failed:
         parts.append("That optimization attempt failed, so the best kernel so far is unchanged.")
         parts.append(feedback)
     else:
         parts.append(feedback)
-    if best_timing and best_timing.get("candidate_ms") is not None:
-        t = best_timing
-        line = f"Best correct kernel so far: {t['candidate_ms']:.4f} ms"
-        if t.get("eager_ms") is not None:
-            line += f" vs eager {t['eager_ms']:.4f} ms ({t.get('speedup_eager') or 0:.2f}x)"
-        if t.get("compile_ms") is not None:
-            line += f", torch.compile {t['compile_ms']:.4f} ms ({t.get('speedup_compile') or 0:.2f}x)"
+    t = best_timing
+    if t is not None and number(t.candidate_ms) is not None:
+        line = f"Best correct kernel so far: {t.candidate_ms:.4f} ms"
+        if number(t.eager_ms) is not None:
+            line += f" vs eager {t.eager_ms:.4f} ms ({t.speedup_eager or 0:.2f}x)"
+        if number(t.compile_ms) is not None:
+            line += f", torch.compile {t.compile_ms:.4f} ms ({t.speedup_compile or 0:.2f}x)"
         parts.append(line + ".")
     if best_code:
         parts.append(f"The best kernel so far:\n```python\n{best_code.rstrip()}\n```")

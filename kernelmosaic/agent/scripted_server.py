@@ -21,7 +21,8 @@ _TASK = re.compile(r"Write a faster replacement for this PyTorch reference \(([^
 
 
 class ScriptedServer:
-    def __init__(self, scripts: dict, *, fail_first: int = 0, delay_s: float = 0.0, model: str = "scripted-coder"):
+    def __init__(self, scripts: dict, *, fail_first: int = 0, delay_s: float = 0.0, model: str = "scripted-coder",
+                 host: str = "127.0.0.1", port: int = 0):
         self.scripts = scripts
         self.fail_first = fail_first
         self.delay_s = delay_s
@@ -81,8 +82,8 @@ class ScriptedServer:
                               "total_tokens": prompt_tokens + completion_tokens},
                 })
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.httpd = ThreadingHTTPServer((host, port), Handler)
+        self.base_url = f"http://{host}:{self.httpd.server_address[1]}/v1"
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def __enter__(self) -> "ScriptedServer":

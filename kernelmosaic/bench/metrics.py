@@ -21,7 +21,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .._json import number as _num
 from ..data import Store
+from ..data.best import best_turn
 
 FAST_PS = (0.0, 0.5, 1.0, 1.5, 2.0)
 PASS_KS = (1, 5, 10)
@@ -62,13 +64,6 @@ def _speedup(r: Any, baseline: str) -> float | None:
     if s is None and isinstance(_get(r, "timing"), Mapping):
         s = _get(r, "timing").get(f"speedup_{baseline}")
     return _num(s)
-
-
-def _num(x: Any) -> float | None:
-    """A finite float, or None (missing, non-numeric, "nan"/"inf" strings, non-finite)."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        return None
-    return float(x)
 
 
 def fast_p(results: Iterable[Any], p: float, baseline: str = "eager") -> float:
@@ -193,34 +188,33 @@ def _open(store: Store | str | os.PathLike) -> tuple[Store, bool]:
     return Store(store), True
 
 
-def _best_turn(ep, turns) -> int | None:
-    """The episode's recorded best turn (None for a done episode without one); for an
-    unfinished (running or failed) episode without one, the correct turn with the highest eager
-    speedup (earliest on ties), else the last turn."""
-    if ep.best_turn is not None and 0 <= ep.best_turn < len(turns):
-        return ep.best_turn
-    if ep.status == "done" or not turns:
-        return None
-    correct = [t for t in turns if t.status == "correct"]
-    if correct:
-        return max(correct, key=lambda t: (_speedup(t.verdict, "eager") or 0.0, -t.idx)).idx
-    return turns[-1].idx
+def _shown_turn(ep, turns) -> int | None:
+    """The turn whose verdict the row shows: the best turn (data.best.best_turn, the rule the
+    episode and the export use); for an unfinished (running or failed) episode with no correct
+    turn, its last turn stands in; a done episode without a correct turn shows none."""
+    b = best_turn(turns)
+    if b is None and ep.status != "done" and turns:
+        return len(turns) - 1
+    return b
 
 
 def _task_row(ep, turns, level: int) -> TaskRow:
-    best = _best_turn(ep, turns)
-    bv = turns[best].verdict if best is not None else {}
-    timing = bv.get("timing") or {}
+    best = _shown_turn(ep, turns)
+    bv = turns[best].verdict if best is not None else None
+    timing = bv.timing if bv is not None else None
+
+    def ms(name: str) -> float | None:
+        return _num(getattr(timing, name, None))
+
     first = next((t.idx for t in turns if t.status == "correct"), None)
     return TaskRow(
         task=ep.task_key, level=level, sample=ep.sample, episode_id=ep.episode_id,
-        episode_status=ep.status, correct=bv.get("status") == "correct", best_turn=best,
+        episode_status=ep.status, correct=bv is not None and bv.correct, best_turn=best,
         first_correct_turn=first, n_turns=len(turns),
-        candidate_ms=_num(timing.get("candidate_ms")), eager_ms=_num(timing.get("eager_ms")),
-        compile_ms=_num(timing.get("compile_ms")), speedup_eager=_num(timing.get("speedup_eager")),
-        speedup_compile=_num(timing.get("speedup_compile")),
-        compiled=any(bool(t.verdict.get("compiled")) for t in turns),
-        final_status=turns[-1].status if turns else None, best_status=bv.get("status"))
+        candidate_ms=ms("candidate_ms"), eager_ms=ms("eager_ms"), compile_ms=ms("compile_ms"),
+        speedup_eager=ms("speedup_eager"), speedup_compile=ms("speedup_compile"),
+        compiled=any(t.verdict.compiled for t in turns),
+        final_status=turns[-1].status if turns else None, best_status=bv.status if bv is not None else None)
 
 
 def _aggregate(level: int | None, rows: list[TaskRow], per_task_samples: list[tuple[int, int]]) -> LevelMetrics:
@@ -263,10 +257,10 @@ def compute_metrics(store: Store | str | os.PathLike, run_id: str, *,
       correct turn, the per-task table) use the problem's **primary sample**, its lowest used
       sample id (normally sample 0); they are not averaged over samples. pass@k uses **all**
       used samples of each task: ``c`` = samples whose best turn is correct.
-    * compiled: any turn of the episode compiled. correct: the episode's best turn is correct
-      (for an unfinished -- running or failed -- episode with no best turn recorded, the
-      fastest correct turn, else the last turn, stands in; a done episode without a best turn
-      is incorrect and untimed). Timing and speedups are those of the best turn.
+    * compiled: any turn of the episode compiled. correct: the episode has a best turn
+      (:func:`kernelmosaic.data.best.best_turn`, the episode's and the export's rule, computed
+      from the turns). An unfinished (running or failed) episode with no correct turn shows its
+      last turn; a done one is incorrect and untimed. Timing and speedups are the best turn's.
     * geomean speedups: over correct problems with a finite positive speedup.
     * pass@k is reported for k in (1, 5, 10) only when every task of the group has >= k samples.
     * turns_to_first_correct: {turns used (first correct turn index + 1): problems};

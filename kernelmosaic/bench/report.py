@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..data import Store
+from ..data import Store, require_store
 from .metrics import BASELINES, PASS_KS, RunMetrics, TaskRow, compute_metrics, fast_p, level_label, level_order
 from .published import PUBLISHED, PUBLISHED_LABEL
 
@@ -382,7 +382,7 @@ def _diff_html(prev: str, cur: str, a: str, b: str, max_lines: int) -> str:
 
 
 def _turn_html(t, prev_code: str | None, max_text: int, max_diff_lines: int) -> str:
-    v = t.verdict or {}
+    v = t.verdict.to_dict()  # the protocol's JSON shape, which this page shows as it is stored
     parts = [f'<div class="turn t-{_e(v.get("status"))}"><div><b>turn {t.idx}</b> · {_e(t.stage)} · '
              f'{_badge(v.get("status"))} · compiled: {"yes" if v.get("compiled") else "no"}'
              f'{" · backend " + _e(v.get("backend")) if v.get("backend") else ""}</div>']
@@ -494,11 +494,11 @@ def write_report(runs: Any, out_dir: str | os.PathLike, *, title: str = "KernelB
     samples per task the trajectory viewer shows (None: all). Returns (md path, html path).
     """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out}: is an existing file, not a folder")
     pairs: list[tuple[str, str]] = []
     for path, run_id in _normalize_runs(runs):
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"no store at {path}")
+        require_store(path)  # a reader never creates a store (nor turns a 0-byte file into one)
         if run_id is None:
             with Store(path) as st:
                 ids = _store_run_ids(st)
@@ -521,6 +521,9 @@ def write_report(runs: Any, out_dir: str | os.PathLike, *, title: str = "KernelB
         "categories": ("Correctness by category", plot_categories(metrics, labels)),
         "turns": ("Turns to the first correct turn", plot_turns(metrics, labels)),
     }
+    # the folder is made once the stores have read and the plots are drawn (matplotlib may be
+    # missing): a failed report leaves no empty folder behind
+    out.mkdir(parents=True, exist_ok=True)
     for name, (_, png) in plots.items():
         (out / f"{name}.png").write_bytes(png)
     generated = time.strftime("%Y-%m-%d %H:%M:%S")

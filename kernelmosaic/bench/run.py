@@ -1,6 +1,6 @@
 """``kmosaic bench``: a model on KernelBench problems, recorded in a store; resumable.
 
-Episodes run through :func:`kernelmosaic.agent.generate` (the runner), so a rerun of the same
+Episodes run through :func:`kernelmosaic.scale.generate` (the runner), so a rerun of the same
 command skips every finished (task, sample) and continues an interrupted one after its last
 committed turn. ``single`` mode is one implement turn per sample (KernelBench's own protocol);
 ``agent`` mode is the Episode loop with R repair and O optimize turns and execution feedback.
@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from ..agent import EpisodeConfig, Policy, generate
+from ..agent import LLM, EpisodeConfig
+from ..scale import generate
 from ..data import Store
 from ..task import Task, TaskError, load_kernelbench
 from ..verify import TimingConfig, Verifier
@@ -125,7 +126,7 @@ class BenchResult:
     episodes_pending: int
 
 
-def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, store: Store, cfg: BenchConfig, *,
+def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Store, cfg: BenchConfig, *,
               kernelbench_dir: str | None = None, run_id: str | None = None, task_set: str = "",
               on_baseline: Callable[[Task, dict | None, str | None], None] | None = None,
               on_warm: Callable[[Task, str | None], None] | None = None,
@@ -134,7 +135,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
     """Baselines first, then every pending (task, sample) episode through the runner.
 
     ``on_start(baselines_to_measure, episodes_pending)`` is called once both are known.
-    ``runner_kwargs`` go to :func:`kernelmosaic.agent.generate` as they are (e.g. an executor).
+    ``runner_kwargs`` go to :func:`kernelmosaic.scale.generate` as they are (e.g. an executor).
     With a Ray executor (``runner_kwargs["executor"]``) and no ``verifier``, this process may
     have no GPU: baselines are then measured by the actors on their own GPUs, at each
     problem's first timed verdict, and cached there like any other.
@@ -147,7 +148,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
     if cfg.baselines not in SOURCES:
         raise ValueError(f"baselines must be one of {SOURCES}, not {cfg.baselines!r}")
     ep_cfg = cfg.episode_config()
-    run_id = run_id or default_run_id(cfg.mode, policy.name)
+    run_id = run_id or default_run_id(cfg.mode, llm.name)
     settings = {"bench": {"mode": cfg.mode, "samples": cfg.samples, "turns": [ep_cfg.max_repair, ep_cfg.max_optimize],
                           "backend": cfg.backend, "policy": cfg.policy, "baselines": cfg.baselines,
                           "stored_hardware": cfg.stored_hardware if cfg.baselines == "kernelbench" else None,
@@ -167,7 +168,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
                              + ", ".join(f"{k}: {old[k]!r}, now {new[k]!r}" for k in diff)
                              + "); rerun with the same options, or pass --run-id for a new run")
     # created here with the bench's settings; the runner then resumes this run unchanged
-    store.start_run(model=policy.name, settings=settings, task_set=task_set, run_id=run_id)
+    store.start_run(model=llm.name, settings=settings, task_set=task_set, run_id=run_id)
     pending = store.pending(run_id, [t.key for t in tasks], cfg.samples)
     pending_keys = {k for k, _ in pending}
     measured = cached = 0
@@ -198,7 +199,7 @@ def run_bench(tasks: list[Task], policy: Policy, verifier: Verifier | None, stor
         if on_start is not None:
             on_start(0, len(pending))
     if pending:
-        generate(tasks, policy, verifier, store, ep_cfg, run_id=run_id, samples=cfg.samples, concurrency=cfg.concurrency,
+        generate(tasks, llm, verifier, store, ep_cfg, run_id=run_id, samples=cfg.samples, concurrency=cfg.concurrency,
                  task_set=task_set, on_turn=on_turn, on_episode=on_episode, **(runner_kwargs or {}))
     return BenchResult(run_id=run_id, tasks=len(tasks), baselines_measured=measured, baselines_cached=cached,
                        baseline_errors=errors, episodes_pending=len(pending))

@@ -13,10 +13,10 @@ from .schema import (
     episode_key,
     no_code_verdict,
 )
-from .store import SCHEMA_VERSION, Store, StoreError
+from .store import SCHEMA_VERSION, Store, StoreError, require_store
 # the function is exported as export_dataset: a package attribute named "export" would
 # shadow the submodule kernelmosaic.data.export (mock.patch paths, import ... as)
-from .export import VIEWS, ExportResult, export_dataset, find_contamination, normalize_source, split_tasks
+from .export import VIEWS, ExportResult, export_dataset, find_contamination, split_tasks
 
 __all__ = [
     "EPISODE_STATUSES",
@@ -34,6 +34,6 @@ __all__ = [
     "export_dataset",
     "find_contamination",
     "no_code_verdict",
-    "normalize_source",
+    "require_store",
     "split_tasks",
 ]

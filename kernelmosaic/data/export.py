@@ -14,23 +14,17 @@ Views, all built from the same records:
   is an optimize turn, correct and measurably faster than the best kernel before it).
 
 Rows are split into train/validation by a seeded hash of the task key, so a task never
-appears in both splits. With ``kernelbench_dir`` every task whose source matches a
-KernelBench problem (exactly after normalization, or SequenceMatcher ratio >= 0.9) is dropped.
+appears in both splits. With ``kernelbench_dir`` every task that computes what a KernelBench
+problem computes is dropped, by the rule task curation uses (:mod:`kernelmosaic.task.decontam`).
 
 pyarrow is imported lazily, so ``kernelmosaic.data`` does not need it.
 """
 
 from __future__ import annotations
 
-import ast
-import difflib
 import hashlib
-import io
 import json
-import math
-import re
 import time
-import tokenize
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -38,11 +32,14 @@ from typing import Any, Iterable
 
 from .schema import STAGES, TurnRecord
 from .._card import md_table, size_category
-from .store import Store
+from .._json import number as _num
+from ..task.decontam import THRESHOLD as SIMILARITY_THRESHOLD
+from ..task.decontam import Contamination, contaminated, index_sources
+from .best import best_turn, better, is_correct
+from .store import Store, StoreError, require_store
 
 VIEWS = ("iterative", "direct", "steps")
 SPLITS = ("train", "validation")
-SIMILARITY_THRESHOLD = 0.9
 PROJECT_LICENSE = "Apache-2.0"  # pyproject.toml [project] license
 KERNELBENCH_LICENSE = "MIT"
 
@@ -112,7 +109,7 @@ class _Ep:
 
 
 def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict], list[_Ep], dict[str, str | None]]:
-    with Store(path) as store:
+    with Store(require_store(path)) as store:
         with store._read() as conn:  # one consistent snapshot of runs, episodes, turns and tasks
             runs = {r["run_id"]: dict(r) for r in conn.execute("SELECT run_id, model, task_set FROM runs")}
             if run_ids is not None:
@@ -130,46 +127,13 @@ def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict],
 
 
 # -- verdict helpers -----------------------------------------------------------------------------------
-def _num(x: Any) -> float | None:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        return None
-    return float(x)
-
-
-def _timing(t: TurnRecord) -> dict:
-    return (t.verdict or {}).get("timing") or {}
+def _timing(t: TurnRecord, name: str) -> float | None:
+    """One of the turn's timing numbers (None: untimed or not a finite number)."""
+    return _num(getattr(t.verdict.timing, name, None))
 
 
 def _correct(t: TurnRecord) -> bool:
-    return t.status == "correct"
-
-
-def _faster(a: TurnRecord, b: TurnRecord) -> bool:
-    """Is ``a`` measurably faster than ``b``? Both need a measured candidate time."""
-    ma, mb = _num(_timing(a).get("candidate_ms")), _num(_timing(b).get("candidate_ms"))
-    if ma is not None and mb is not None:
-        return ma < mb
-    sa, sb = _num(_timing(a).get("speedup_eager")), _num(_timing(b).get("speedup_eager"))
-    return sa is not None and sb is not None and sa > sb
-
-
-def _best_turn(ep: _Ep) -> int | None:
-    """The recorded best turn when it is a correct turn; otherwise the fastest correct one
-    (the episode's own rule: earliest among equals; an unmeasured best is replaced by a measured one)."""
-    if ep.best_turn is not None and 0 <= ep.best_turn < len(ep.turns) and _correct(ep.turns[ep.best_turn]):
-        return ep.best_turn
-    best = None
-    for i, t in enumerate(ep.turns):
-        if not _correct(t):
-            continue
-        if best is None:
-            best = i
-        elif _num(_timing(ep.turns[best]).get("candidate_ms")) is None:
-            if _num(_timing(t).get("candidate_ms")) is not None:
-                best = i
-        elif _faster(t, ep.turns[best]):
-            best = i
-    return best
+    return is_correct(t)
 
 
 def _msgs(messages: Iterable[dict]) -> list[dict[str, str]]:
@@ -182,64 +146,20 @@ def _code_block(code: str) -> str:
 
 
 # -- decontamination -----------------------------------------------------------------------------------
-def normalize_source(src: str) -> str:
-    """Canonical form for matching: comments, docstrings and formatting removed (``ast.unparse``);
-    for source that does not parse, comments stripped and whitespace collapsed."""
-    try:
-        tree = ast.parse(src)
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                body = node.body
-                if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
-                        and isinstance(body[0].value.value, str):
-                    node.body = body[1:] or [ast.Pass()]
-        return ast.unparse(tree).strip()
-    except (SyntaxError, ValueError, RecursionError):
-        pass
-    try:
-        toks = [t for t in tokenize.generate_tokens(io.StringIO(src).readline) if t.type != tokenize.COMMENT]
-        text = tokenize.untokenize(toks)
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        text = re.sub(r"#[^\n]*", "", src)
-    lines = (" ".join(line.split()) for line in text.splitlines())
-    return "\n".join(line for line in lines if line)
-
-
-def _load_kernelbench(kb_dir: Path) -> list[tuple[str, str]]:
+def _kernelbench_files(kb_dir: Path) -> list[tuple[str, str]]:
+    """Every KernelBench problem file under ``kb_dir``: (path relative to it, source)."""
     if not kb_dir.is_dir():
         raise ValueError(f"kernelbench_dir {kb_dir} is not a directory")
     files = sorted(p for p in kb_dir.rglob("*.py") if not any(part.startswith((".", "_")) for part in p.relative_to(kb_dir).parts))
     if not files:
         raise ValueError(f"kernelbench_dir {kb_dir} holds no .py problem files (expected level1/, level2/, ...)")
-    return [(p.relative_to(kb_dir).as_posix(), normalize_source(p.read_text(errors="replace"))) for p in files]
+    return [(p.relative_to(kb_dir).as_posix(), p.read_text(errors="replace")) for p in files]
 
 
-def find_contamination(sources: dict[str, str], kb: list[tuple[str, str]],
-                       threshold: float = SIMILARITY_THRESHOLD) -> list[dict[str, Any]]:
-    """Tasks whose source matches a KernelBench problem: [{task, kernelbench_file, score, match}]."""
-    exact: dict[str, str] = {}
-    for name, norm in kb:
-        exact.setdefault(norm, name)
-    out = []
-    for task in sorted(sources):
-        a = normalize_source(sources[task])
-        if a in exact:
-            out.append({"task": task, "kernelbench_file": exact[a], "score": 1.0, "match": "exact"})
-            continue
-        best_name, best = None, 0.0
-        for name, b in kb:
-            la, lb = len(a), len(b)
-            if la + lb == 0 or 2 * min(la, lb) / (la + lb) < max(threshold, best):
-                continue  # ratio can not reach the threshold (or beat the best so far)
-            sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-            if sm.real_quick_ratio() < threshold or sm.quick_ratio() < threshold:
-                continue
-            r = sm.ratio()
-            if r > best:
-                best_name, best = name, r
-        if best_name is not None and best >= threshold:
-            out.append({"task": task, "kernelbench_file": best_name, "score": round(best, 4), "match": "similar"})
-    return out
+def find_contamination(sources: dict[str, str], kb_dir) -> list[Contamination]:
+    """Tasks whose source computes what a KernelBench problem computes, by the curation rule
+    (:mod:`kernelmosaic.task.decontam`, score >= its THRESHOLD)."""
+    return contaminated(sources, index_sources(_kernelbench_files(Path(kb_dir))))
 
 
 # -- the split -------------------------------------------------------------------------------------------
@@ -271,12 +191,11 @@ def _episode_row(view: str, ep: _Ep, b: int) -> dict[str, Any] | None:
         if not best.code:
             return None
         messages = _msgs(ep.turns[0].messages[:2]) + [{"role": "assistant", "content": _code_block(best.code)}]
-    tm = _timing(best)
     return {
         "messages": messages, "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model,
         "n_turns": b + 1, "episode_turns": len(ep.turns), "best_turn": b, "status": best.status or "",
-        "speedup_eager": _num(tm.get("speedup_eager")), "speedup_compile": _num(tm.get("speedup_compile")),
-        "backend": (best.verdict or {}).get("backend"), "final_code": best.code,
+        "speedup_eager": _timing(best, "speedup_eager"), "speedup_compile": _timing(best, "speedup_compile"),
+        "backend": best.verdict.backend, "final_code": best.code,
     }
 
 
@@ -285,10 +204,11 @@ def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered
     best = None  # index of the best correct turn among turns[:i+1]
     for i in range(len(ep.turns) - 1):
         a, b = ep.turns[i], ep.turns[i + 1]
-        if _correct(a) and (best is None or _faster(a, ep.turns[best])):
+        if _correct(a) and better(a, None if best is None else ep.turns[best]):
             best = i
         kind = None
-        if b.stage == "optimize" and _correct(b) and best is not None and _faster(b, ep.turns[best]):
+        # an optimize step is kept only when it is the new best: measurably faster than the best before it
+        if b.stage == "optimize" and _correct(b) and best is not None and better(b, ep.turns[best]):
             kind = "optimize"
         elif not _correct(a) and (_correct(b) or (a.status == "compile_error" and b.status in
                                                   ("runtime_error", "incorrect", "timeout"))):
@@ -305,7 +225,7 @@ def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered
             "messages": _msgs(b.messages) + [{"role": "assistant", "content": b.reply}], "kind": kind,
             "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model, "turn": b.idx,
             "stage": b.stage, "before_status": a.status or "", "after_status": b.status or "",
-            "speedup_eager": _num(_timing(b).get("speedup_eager")),
+            "speedup_eager": _timing(b, "speedup_eager"),
         })
     return rows
 
@@ -373,10 +293,12 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     """
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
-    store_path = Path(store_path)
-    if not store_path.is_file():
-        raise ValueError(f"store {store_path} does not exist" if not store_path.exists()
-                         else f"store {store_path} is not a file")
+    try:
+        store_path = require_store(store_path)
+    except StoreError as e:
+        raise ValueError(str(e)) from None
+    if Path(out_dir).exists() and not Path(out_dir).is_dir():
+        raise ValueError(f"{out_dir}: is an existing file, not a folder")
     if not 0 <= val_fraction < 1:
         raise ValueError(f"val_fraction must be in [0, 1), not {val_fraction}")
     if max_turns is not None and max_turns < 1:
@@ -403,12 +325,12 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
         if not ep.turns:
             n_filtered["no_turns"] += 1
             continue
-        b = _best_turn(ep)
+        b = best_turn(ep.turns)
         if b is None and verified_only and view != "steps":
             n_filtered["not_verified"] += 1
             continue
         if min_speedup is not None:
-            s = _num(_timing(ep.turns[b]).get("speedup_eager")) if b is not None else None
+            s = _timing(ep.turns[b], "speedup_eager") if b is not None else None
             if s is None or s < min_speedup:
                 n_filtered["min_speedup"] += 1
                 continue
@@ -421,13 +343,12 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     dropped: list[dict[str, Any]] = []
     unchecked: list[str] = []
     if kernelbench_dir is not None:
-        kb = _load_kernelbench(Path(kernelbench_dir))
         tasks = sorted({ep.task for ep, _ in kept})
         unchecked = [t for t in tasks if not sources.get(t)]
-        dropped = find_contamination({t: sources[t] for t in tasks if sources.get(t)}, kb)
+        hits = find_contamination({t: sources[t] for t in tasks if sources.get(t)}, kernelbench_dir)
+        dropped = [{**h.to_dict(), "kernelbench_file": h.problem,
+                    "episodes": sum(ep.task == h.task for ep, _ in kept)} for h in hits]
         bad_tasks = {d["task"] for d in dropped}
-        for d in dropped:
-            d["episodes"] = sum(ep.task == d["task"] for ep, _ in kept)
         n_filtered["decontaminated"] += sum(ep.task in bad_tasks for ep, _ in kept)
         kept = [(ep, b) for ep, b in kept if ep.task not in bad_tasks]
 
@@ -524,7 +445,7 @@ def _card(res: ExportResult, split_rows: dict[str, list[dict]], used: list[tuple
     for ep, last in used:
         for t in ep.turns[: last + 1]:
             stage_status[(t.stage, t.status or "?")] += 1
-            env = (t.verdict or {}).get("env") or {}
+            env = t.verdict.env or {}
             if env:
                 envs[(env.get("gpu") or env.get("cpu") or "?", env.get("torch") or "?", env.get("cuda") or "?")] += 1
     used_runs = sorted({ep.run_id for ep, _ in used})
@@ -590,17 +511,18 @@ def _card(res: ExportResult, split_rows: dict[str, list[dict]], used: list[tuple
     out += [_table(["device", "torch", "cuda", "turns"], [list(k) + [v] for k, v in sorted(envs.items())])
             if envs else "No environment was recorded in the verdicts.", ""]
     out += ["## Generators and tasks", "",
-            "The policy that wrote the assistant messages of each run (its model name as recorded in `runs.model`):", "",
-            _table(["policy (runs.model)", "runs"], [[m, n] for m, n in sorted(models.items())]), "",
+            "The LLM that wrote the assistant messages of each run (its model name as recorded in `runs.model`):", "",
+            _table(["LLM (runs.model)", "runs"], [[m, n] for m, n in sorted(models.items())]), "",
             _table(["task set (runs.task_set)", "runs"], [[t, n] for t, n in sorted(task_sets.items())]), ""]
 
     out += ["## Decontamination", ""]
     if settings["kernelbench_dir"] is None:
         out += ["Not run: no KernelBench directory was given.", ""]
     else:
-        out += [f"Every task's source was compared with the KernelBench problems in `{settings['kernelbench_dir']}` "
-                f"after normalization (comments, docstrings and formatting removed): an exact match, or a "
-                f"difflib.SequenceMatcher ratio >= {SIMILARITY_THRESHOLD}, dropped the task.", ""]
+        out += [f"Every task was scored against the KernelBench problems in `{settings['kernelbench_dir']}` by the "
+                "rule task curation uses: 0.7 x the similarity of their op sequences (the same ops in the same "
+                "order, whatever the shapes, dtypes or names) + 0.3 x the cosine of their normalized token "
+                f"bigrams. A score >= {SIMILARITY_THRESHOLD} dropped the task (1.0: an exact copy up to names).", ""]
         if res.dropped:
             out += [_table(["task", "nearest KernelBench file", "score", "match", "episodes"],
                            [[d["task"], d["kernelbench_file"], f"{d['score']:.4f}", d["match"], d.get("episodes", "")]

@@ -13,12 +13,12 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .._json import finite
+from ..verify.verdict import Failure, Verdict
 
-STAGES = ("implement", "repair", "optimize")
-EPISODE_STATUSES = ("running", "done", "failed")
-# Failures a repair turn can fix; "rejected"/"invalid_candidate" are rule or format
-# problems, not kernel bugs, so they are not mined as repair examples.
-FIXABLE = ("compile_error", "runtime_error", "incorrect", "timeout")
+# the names come from the one vocabulary; FIXABLE: failures a repair turn can fix
+# ("rejected"/"invalid_candidate" are rule or format problems, not kernel bugs, so they are
+# not mined as repair examples)
+from ..vocab import EPISODE_STATUSES, FIXABLE, STAGES  # noqa: E402,F401
 
 
 def episode_key(run_id: str, task_key: str, sample: int) -> str:
@@ -32,15 +32,10 @@ def episode_key(run_id: str, task_key: str, sample: int) -> str:
 
 
 def no_code_verdict(task: str, message: str, backend: str = "cuda", policy: str = "strict",
-                    device: str = "") -> dict[str, Any]:
-    """The verdict-shaped dict recorded for a reply with no usable code (same keys as
-    ``kernelmosaic.verify.Verdict.to_dict``), so every turn has a verdict."""
-    return {
-        "status": "invalid_candidate", "backend": backend, "policy": policy, "task": task,
-        "device": device, "correct": False, "compiled": False, "seeds": [], "tolerances": {},
-        "error": {"kind": "invalid_candidate", "message": message, "log": ""}, "mismatch": None,
-        "rejections": [], "timing": None, "phases_s": {}, "env": {}, "notes": [],
-    }
+                    device: str = "") -> Verdict:
+    """The verdict recorded for a reply with no usable code, so every turn has a verdict."""
+    return Verdict(status="invalid_candidate", backend=backend, policy=policy, task=task, device=device,
+                   error=Failure("invalid_candidate", message))
 
 
 class _Record:
@@ -62,7 +57,7 @@ class TurnRecord(_Record):
     messages: list[dict[str, Any]]
     reply: str
     code: str | None
-    verdict: dict[str, Any]
+    verdict: Verdict  # typed; a dict in the protocol's JSON shape (a stored record) is read into one
     feedback: str = ""
     guidance_ids: list[str] = field(default_factory=list)
     usage: dict[str, Any] = field(default_factory=dict)
@@ -72,13 +67,21 @@ class TurnRecord(_Record):
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        # accept a Verdict object directly; store the dict form
-        if hasattr(self.verdict, "to_dict"):
-            self.verdict = self.verdict.to_dict()
+        if isinstance(self.verdict, dict):
+            if not self.verdict.get("status"):
+                raise ValueError(f"turn {self.idx} of {self.episode_id!r}: the verdict has no status "
+                                 "(no_code_verdict() for a reply without code)")
+            # a partial record (hand-made, or from an older writer) reads with empty identity fields
+            self.verdict = Verdict.from_dict({"backend": "", "policy": "", "task": "", "device": "", **self.verdict})
+
+    def to_dict(self) -> dict[str, Any]:
+        d = finite(asdict(self))
+        d["verdict"] = self.verdict.to_dict()  # the protocol's shape (unset mismatch details left out)
+        return d
 
     @property
-    def status(self) -> str | None:
-        return self.verdict.get("status") if isinstance(self.verdict, dict) else None
+    def status(self) -> str:
+        return self.verdict.status
 
 
 @dataclass

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import sqlite3
 import threading
@@ -34,13 +33,51 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .._json import number as _real  # a number for a REAL column; None for missing or non-finite
+from ..verify.verdict import Verdict
 from .schema import EPISODE_STATUSES, FIXABLE, STAGES, EpisodeRecord, RunRecord, TurnRecord, episode_key, finite
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA_TABLE = "km_schema"
 
-# version -> statements that bring the schema from version-1 to version.
-_MIGRATIONS: dict[int, list[str]] = {
+
+# Version 2. Non-finite numbers in a verdict used to be stored as the strings "nan", "inf" and
+# "-inf"; they are null now, so every reader sees a number or nothing (four helpers existed
+# only to skip those strings): the verdicts stored before are rewritten. Turns now hold a typed
+# Verdict, whose dict form has every field, so each turn's digest is recomputed from the turn
+# as it now reads: an identical turn re-added by a resumed run still matches.
+_NON_FINITE = ("nan", "inf", "-inf", "NaN", "Infinity", "-Infinity")
+_NUMERIC_PARTS = {"timing": None, "phases_s": None,
+                  "mismatch": ("max_abs_err", "max_rel_err", "rel_norm_err", "expected_at_first_bad", "got_at_first_bad")}
+
+
+def _null_non_finite(v: dict) -> bool:
+    changed = False
+    for part, keys in _NUMERIC_PARTS.items():
+        d = v.get(part)
+        if not isinstance(d, dict):
+            continue
+        for k in list(d) if keys is None else keys:
+            if isinstance(d.get(k), str) and d[k] in _NON_FINITE:
+                d[k] = None
+                changed = True
+    return changed
+
+
+def _migrate_to_v2(conn: sqlite3.Connection) -> None:
+    for episode_id, idx, text in conn.execute("SELECT episode_id, idx, json FROM verdicts").fetchall():
+        v = json.loads(text)
+        if _null_non_finite(v):
+            conn.execute("UPDATE verdicts SET json=? WHERE episode_id=? AND idx=?", (_dumps(v), episode_id, idx))
+    for (episode_id,) in conn.execute("SELECT DISTINCT episode_id FROM turns").fetchall():
+        for turn in Store._turns(conn, episode_id):
+            conn.execute("UPDATE turns SET digest=? WHERE episode_id=? AND idx=?",
+                         (_digest(turn), episode_id, turn.idx))
+
+
+# version -> statements (SQL, or a function of the connection) that bring the schema from
+# version-1 to version.
+_MIGRATIONS: dict[int, list] = {
     1: [
         f"CREATE TABLE {_SCHEMA_TABLE} (version INTEGER NOT NULL, applied_at REAL NOT NULL)",
         """CREATE TABLE runs (
@@ -83,6 +120,7 @@ _MIGRATIONS: dict[int, list[str]] = {
         "CREATE INDEX verdicts_status ON verdicts(status)",
         "CREATE INDEX turns_created ON turns(created_at)",
     ],
+    2: [_migrate_to_v2],
 }
 
 
@@ -216,7 +254,7 @@ class Store:
                                  f"understands up to {SCHEMA_VERSION} (upgrade the package)")
             for v in range(version + 1, SCHEMA_VERSION + 1):
                 for stmt in _MIGRATIONS[v]:
-                    conn.execute(stmt)
+                    stmt(conn) if callable(stmt) else conn.execute(stmt)
                 conn.execute(f"INSERT INTO {_SCHEMA_TABLE} (version, applied_at) VALUES (?, ?)", (v, time.time()))
 
     def close(self) -> None:
@@ -368,11 +406,10 @@ class Store:
         """
         if turn.stage not in STAGES:
             raise StoreError(f"turn stage must be one of {STAGES}, not {turn.stage!r}")
-        if not isinstance(turn.verdict, dict) or not turn.verdict.get("status"):
-            raise StoreError("turn.verdict must be a Verdict dict with a status (no_code_verdict() for a "
-                             "reply without code)")
+        if not isinstance(turn.verdict, Verdict):
+            raise StoreError("turn.verdict must be a Verdict (no_code_verdict() for a reply without code)")
         d = turn.to_dict()
-        digest = hashlib.sha256(_dumps({k: v for k, v in d.items() if k != "created_at"}).encode()).hexdigest()
+        digest = _digest(turn)
         v, timing = d["verdict"], d["verdict"].get("timing") or {}
         usage = d["usage"] or {}
         with self._write() as conn:
@@ -479,6 +516,38 @@ class Store:
             return "\n".join(r[0] for r in self._conn().execute("PRAGMA integrity_check"))
 
 
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def require_store(path: str | os.PathLike) -> Path:
+    """``path`` as an existing store to read; StoreError saying what it is otherwise.
+
+    Readers (export, report, metrics) call this before :class:`Store`, which would create a
+    database in a missing or empty file: a reader must never turn a typo or a 0-byte file
+    into an empty store."""
+    p = Path(path)
+    if p.is_dir():
+        raise StoreError(f"{p}: is a directory, not a store")
+    if not p.exists():
+        raise StoreError(f"{p}: no such store")
+    try:
+        with open(p, "rb") as f:
+            head = f.read(len(_SQLITE_MAGIC))
+    except OSError as e:
+        raise StoreError(f"{p}: cannot read it ({e.strerror})") from None
+    if not head:
+        raise StoreError(f"{p}: an empty file (0 bytes), not a store")
+    if head != _SQLITE_MAGIC:
+        raise StoreError(f"{p}: not a store (not a SQLite file)")
+    return p
+
+
+def _digest(turn: TurnRecord) -> str:
+    """What add_turn compares to tell a repeated turn from a different one (created_at aside)."""
+    d = turn.to_dict()
+    return hashlib.sha256(_dumps({k: v for k, v in d.items() if k != "created_at"}).encode()).hexdigest()
+
+
 def _dumps(o: Any) -> str:
     try:
         return json.dumps(finite(o), allow_nan=False, sort_keys=True, separators=(",", ":"), default=_json_default)
@@ -492,11 +561,6 @@ def _json_default(o: Any) -> Any:
     raise TypeError(f"{type(o).__name__} is not JSON-serializable")
 
 
-def _real(x: Any) -> float | None:
-    """A number for a REAL column; None for missing or non-finite ("nan"/"inf" strings included)."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        return None
-    return float(x)
 
 
 def _int(x: Any) -> int | None:

@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 CATEGORIES = ("compile", "launch", "memory", "sync", "numerics", "correctness", "policy", "optimize", "triton", "cpu")
-STATUSES = ("correct", "incorrect", "compile_error", "runtime_error", "timeout", "rejected", "invalid_candidate")
-BACKENDS = ("cuda", "nvrtc", "triton", "cpp")
-STAGES = ("implement", "repair", "optimize")
+from ..vocab import BACKENDS, STAGES, STATUSES  # noqa: E402 - the one vocabulary
+
 MISMATCH_CLASSES = ("nan", "rel_norm_high", "small", "shape", "dtype", "partial", "all")
 TIMING_CLASSES = ("slower_than_eager", "slower_than_compile", "faster")
 
@@ -133,7 +132,10 @@ def timing_classes(t: dict[str, Any] | None) -> frozenset[str]:
     return frozenset(out)
 
 
-def signals(verdict: dict[str, Any], stage: str | None = None) -> Signals:
+def signals(verdict: Any, stage: str | None = None) -> Signals:
+    # triggers are written against the protocol's JSON shape: a typed Verdict is read as its dict
+    if hasattr(verdict, "to_dict"):
+        verdict = verdict.to_dict()
     err = verdict.get("error") or {}
     mm = verdict.get("mismatch") or {}
     rej = [r for r in verdict.get("rejections") or [] if isinstance(r, dict)]

@@ -6,17 +6,20 @@
   tasks, with this process as the single controller and the only writer to the store.
 
 Both run the same :class:`~kernelmosaic.agent.Episode` and the same verifier workers, so
-they give the same verdicts and turns on the same inputs; see docs/scale.md.
+they give the same verdicts and turns on the same inputs; see docs/scale.md. Executors yield
+events; :func:`generate` (the controller, ``controller.py``) is the only writer to the store.
 """
 
 from __future__ import annotations
 
-from .base import Executor, finish_episode
+from .base import EpisodeDone, EpisodeJob, EpisodeLost, Event, Executor, TurnDone
+from .controller import finish_episode, generate
 from .local import LocalExecutor
 
 EXECUTORS = ("local", "ray")
 
-__all__ = ["EXECUTORS", "Executor", "LocalExecutor", "RayExecutor", "RayUnavailable", "finish_episode", "make_executor"]
+__all__ = ["EXECUTORS", "EpisodeDone", "EpisodeJob", "EpisodeLost", "Event", "Executor", "LocalExecutor", "RayExecutor",
+           "RayUnavailable", "TurnDone", "finish_episode", "generate", "make_executor"]
 
 
 def make_executor(kind: str = "local", *, device: str = "cuda", workers: int | None = None,

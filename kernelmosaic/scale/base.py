@@ -1,24 +1,65 @@
 """The executor interface: where verifications and episodes run.
 
-Whatever the executor, the process that calls it (the controller) is the only one that
-writes to the store: workers hand back turns and verdicts as plain values and the
-controller commits them, each turn once, in order.
+An executor never sees the store. It runs episodes and yields what happened as events
+(:class:`TurnDone`, :class:`EpisodeDone`, :class:`EpisodeLost`); the controller
+(:mod:`kernelmosaic.scale.controller`) is the one process that writes them to the store,
+each turn once, in order. Keeping the bookkeeping in one place is the point: it used to be
+written twice, once per executor, and the copies drifted.
 """
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterator, Union
 
 if TYPE_CHECKING:
     from ..agent.episode import EpisodeConfig, EpisodeResult
-    from ..agent.policy import Policy
-    from ..data import Store, TurnRecord
+    from ..agent.llm import LLM
+    from ..data import TurnRecord
     from ..task import Task, TaskError
     from ..verify import Verdict, VerifyRequest
 
 OnTurn = Callable[[str, "TurnRecord"], None]
 OnEpisode = Callable[[str, "EpisodeResult | None", "str | None"], None]
+
+
+@dataclass
+class EpisodeJob:
+    """One (task, sample) episode to run: ``done_turns`` are the turns already committed,
+    which the episode resumes after."""
+
+    task: "Task"
+    sample: int
+    episode_id: str
+    done_turns: list["TurnRecord"] = field(default_factory=list)
+
+
+@dataclass
+class TurnDone:
+    episode_id: str
+    turn: "TurnRecord"
+
+
+@dataclass
+class EpisodeDone:
+    """The episode ran to its end (``result``), or raised ``error`` (a failed episode)."""
+
+    episode_id: str
+    result: "EpisodeResult | None"
+    error: str | None = None
+
+
+@dataclass
+class EpisodeLost:
+    """The executor gave the episode up (its worker was lost too often): recorded as failed."""
+
+    episode_id: str
+    error: str
+
+
+Event = Union[TurnDone, EpisodeDone, EpisodeLost]
 
 
 class Executor(ABC):
@@ -32,21 +73,22 @@ class Executor(ABC):
         """Verdicts in the order of ``reqs``, as :meth:`Verifier.verify_many` returns them."""
 
     @abstractmethod
-    def run_episodes(
+    def episodes(
         self,
-        store: "Store",
-        run_id: str,
-        jobs: list[tuple["Task", int]],
-        policy: "Policy",
+        jobs: list[EpisodeJob],
+        llm: "LLM",
         config: "EpisodeConfig",
         *,
         concurrency: int,
-        on_turn: OnTurn | None = None,
-        on_episode: OnEpisode | None = None,
-    ) -> None:
-        """Runs every (task, sample) episode of ``run_id`` to the end, committing each turn to
-        ``store`` as it arrives and finishing each episode there. Episodes already done are
-        skipped; interrupted ones continue after their last committed turn."""
+        stop: threading.Event | None = None,
+    ) -> Iterator[Event]:
+        """Runs the jobs, at most ``concurrency`` at a time, and yields their events.
+
+        A turn's :class:`TurnDone` is yielded before the episode's next turn is asked for
+        where the executor can hold it back (local), so that the caller commits it first.
+        Once ``stop`` is set no queued job starts; episodes in flight end after the turn
+        they are on (whose event is still yielded) and yield no :class:`EpisodeDone`, so
+        they stay resumable."""
 
     def close(self) -> None:
         pass
@@ -56,16 +98,3 @@ class Executor(ABC):
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def finish_episode(store: "Store", episode_id: str, result: "EpisodeResult | None", error: str | None) -> str | None:
-    """Records how an episode ended; returns its error (None when it ended normally)."""
-    if result is None:
-        store.finish_episode(episode_id, "failed", error=error)
-        return error
-    failed = result.stopped in ("policy_error", "task_error")
-    store.finish_episode(
-        episode_id, "failed" if failed else "done", best_turn=result.best_turn, best_code=result.best_code,
-        best_speedup=result.best_speedup, correct=result.correct, wall_s=result.wall_s, error=result.error,
-    )
-    return result.error

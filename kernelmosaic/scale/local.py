@@ -3,10 +3,15 @@ worker processes (one lane per GPU, or N on the CPU)."""
 
 from __future__ import annotations
 
+import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections import deque
 
-from .base import Executor, OnEpisode, OnTurn, finish_episode
+from .base import EpisodeDone, EpisodeJob, Executor, TurnDone
+
+
+class _Stopped(Exception):
+    """Raised from an episode's on_turn once the run is stopping: it ends after that turn."""
 
 
 class LocalExecutor(Executor):
@@ -32,36 +37,65 @@ class LocalExecutor(Executor):
     def verify_many(self, reqs):
         return self.verifier.verify_many(reqs)
 
-    def run_episodes(self, store, run_id, jobs, policy, config, *, concurrency: int,
-                     on_turn: OnTurn | None = None, on_episode: OnEpisode | None = None) -> None:
+    def episodes(self, jobs, llm, config, *, concurrency: int, stop: threading.Event | None = None):
         from ..agent.episode import Episode
 
-        lock = threading.Lock()
+        stop = stop or threading.Event()
+        closed = threading.Event()  # the consumer went away: episodes stop after their turn
+        items: queue.Queue = queue.Queue()
+        todo: deque[EpisodeJob] = deque(jobs)
+        running = 0
 
-        def one(task, sample: int):
-            ep, done_turns = store.begin_episode(run_id, task.key, sample)
-            ep_id = ep.episode_id
+        def one(job: EpisodeJob) -> None:
+            def on_turn(turn) -> None:
+                # the episode waits until the controller has taken (committed) the turn, so a
+                # turn is durable before the next one starts, as the episode promises
+                taken = threading.Event()
+                items.put(("turn", TurnDone(job.episode_id, turn), taken))
+                taken.wait()
+                if stop.is_set() or closed.is_set():
+                    raise _Stopped
 
-            def commit(turn) -> None:
-                store.add_turn(turn)  # committed before the next turn starts
-                if on_turn is not None:
-                    with lock:
-                        on_turn(ep_id, turn)
-
-            episode = Episode(task, policy, self.verifier, config, episode_id=ep_id, on_turn=commit)
+            episode = Episode(job.task, llm, self.verifier, config, episode_id=job.episode_id, on_turn=on_turn)
             try:
-                res, err = episode.run(resume=done_turns), None
+                items.put(("event", EpisodeDone(job.episode_id, episode.run(resume=job.done_turns)), None))
+            except _Stopped:
+                pass  # left running in the store: a rerun resumes it after its last turn
             except Exception as e:  # noqa: BLE001 - one broken episode must not stop the run
-                res, err = None, f"{type(e).__name__}: {e}"
-            return ep_id, res, finish_episode(store, ep_id, res, err)
+                items.put(("event", EpisodeDone(job.episode_id, None, f"{type(e).__name__}: {e}"), None))
+            finally:
+                items.put(("ended", None, None))
 
-        with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="kmosaic-episode") as ex:
-            futures = [ex.submit(one, t, s) for t, s in jobs]
-            for f in as_completed(futures):
-                ep_id, res, err = f.result()
-                if on_episode is not None:
-                    with lock:
-                        on_episode(ep_id, res, err)
+        try:
+            while todo or running:
+                while todo and running < max(1, concurrency) and not stop.is_set():
+                    threading.Thread(target=one, args=(todo.popleft(),), daemon=True, name="kmosaic-episode").start()
+                    running += 1
+                if stop.is_set():
+                    todo.clear()  # queued episodes are cancelled; they never began a turn
+                if not running:
+                    break
+                try:
+                    kind, ev, taken = items.get(timeout=0.5)  # wakes up to see stop being set
+                except queue.Empty:
+                    continue
+                if kind == "ended":
+                    running -= 1
+                    continue
+                try:
+                    yield ev
+                finally:
+                    if taken is not None:
+                        taken.set()
+        finally:
+            closed.set()
+            while True:  # release episodes waiting on turns nobody will take
+                try:
+                    _, _, taken = items.get_nowait()
+                except queue.Empty:
+                    break
+                if taken is not None:
+                    taken.set()
 
     def close(self) -> None:
         if self._owns:

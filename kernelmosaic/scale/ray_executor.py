@@ -28,12 +28,13 @@ from __future__ import annotations
 import logging
 import os
 import re
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .base import Executor, OnEpisode, OnTurn, finish_episode
+from .base import EpisodeDone, EpisodeJob, EpisodeLost, Executor, TurnDone
 
 
 class RayUnavailable(RuntimeError):
@@ -147,8 +148,7 @@ class _Slot:
 
 @dataclass
 class _Attempt:
-    task: object
-    sample: int
+    job: EpisodeJob
     tries: int
     episode_id: str
     slot: _Slot
@@ -336,28 +336,30 @@ class RayExecutor(Executor):
         return results
 
     # -- episodes ------------------------------------------------------------------------------
-    def run_episodes(self, store, run_id, jobs, policy, config, *, concurrency: int,
-                     on_turn: OnTurn | None = None, on_episode: OnEpisode | None = None) -> None:
+    def episodes(self, jobs, llm, config, *, concurrency: int, stop=None):
         ray = self._ray
-        policy_ref = self._put_policy(policy)
+        stop = stop or threading.Event()
+        policy_ref = self._put_policy(llm)
         config_ref = ray.put(config)
-        todo = deque((task, sample, 0) for task, sample in jobs)
+        todo = deque((job, 0) for job in jobs)
+        # the turns each episode has made so far: a re-queued attempt resumes after them
+        # (this executor never reads the store; what it yielded is what was committed)
+        made = {job.episode_id: list(job.done_turns) for job in jobs}
         inflight: dict = {}
         self._inflight = inflight
         limit = max(1, int(concurrency))
         try:
             while todo or inflight:
+                if stop.is_set():
+                    todo.clear()  # queued episodes are cancelled
                 self._health()
                 while todo and len(inflight) < limit:
-                    task, sample, tries = todo.popleft()
-                    ep, done_turns = store.begin_episode(run_id, task.key, sample)
-                    if ep.status == "done":
-                        continue
+                    job, tries = todo.popleft()
                     s = self._pick()
                     s.load += 1
-                    gen = self._episode_fn.remote(task, policy_ref, config_ref, ep.episode_id, done_turns, s.handle,
-                                                  self.device)
-                    inflight[gen] = _Attempt(task, sample, tries, ep.episode_id, s)
+                    gen = self._episode_fn.remote(job.task, policy_ref, config_ref, job.episode_id,
+                                                  made[job.episode_id], s.handle, self.device)
+                    inflight[gen] = _Attempt(job, tries, job.episode_id, s)
                 for gen in _ready(ray, inflight):
                     a = inflight[gen]
                     try:
@@ -368,19 +370,22 @@ class RayExecutor(Executor):
                         item = ("lost", e)
                     if item[0] == "started":
                         a.info = item[1]
-                    elif item[0] == "turn":
-                        store.add_turn(item[1])  # idempotent, and only ever the next idx
-                        if on_turn is not None:
-                            on_turn(a.episode_id, item[1])
-                    else:
-                        del inflight[gen]
-                        a.slot.load -= 1
-                        if item[0] == "result":
-                            err = finish_episode(store, a.episode_id, item[1], item[2])
-                            if on_episode is not None:
-                                on_episode(a.episode_id, item[1], err)
-                        else:
-                            self._lost(store, a, item[1], todo, on_episode)
+                        continue
+                    if item[0] == "turn":
+                        made[a.episode_id].append(item[1])
+                        yield TurnDone(a.episode_id, item[1])
+                        if not stop.is_set():
+                            continue
+                        # stopping: the episode ends after the turn it was on (resumable)
+                        self._cancel({gen: a})
+                    del inflight[gen]
+                    a.slot.load -= 1
+                    if item[0] == "result":
+                        yield EpisodeDone(a.episode_id, item[1], item[2])
+                    elif item[0] == "lost" and not stop.is_set():
+                        ev = self._lost(a, item[1], todo)
+                        if ev is not None:
+                            yield ev
         finally:
             self._cancel(inflight)
 
@@ -388,24 +393,21 @@ class RayExecutor(Executor):
         """The episodes running now: episode id -> worker pid and host, actor index, attempt."""
         return {a.episode_id: dict(a.info, actor=a.slot.index, attempt=a.tries + 1) for a in self._inflight.values()}
 
-    def _lost(self, store, a: _Attempt, error: BaseException, todo: deque, on_episode) -> None:
+    def _lost(self, a: _Attempt, error: BaseException, todo: deque) -> EpisodeLost | None:
         msg = _first_line(error)
         # until its actor answers a ping again, new work goes to the others (it may be gone)
         a.slot.info = {}
         self.stats["lost"].append({"episode_id": a.episode_id, "attempt": a.tries + 1, "error": msg})
         if a.tries + 1 >= self.max_attempts:
-            err = f"lost its Ray worker {a.tries + 1} times; last: {msg}"
-            finish_episode(store, a.episode_id, None, err)
-            if on_episode is not None:
-                on_episode(a.episode_id, None, err)
-            return
+            return EpisodeLost(a.episode_id, f"lost its Ray worker {a.tries + 1} times; last: {msg}")
         self.stats["requeued"] += 1
-        todo.appendleft((a.task, a.sample, a.tries + 1))
+        todo.appendleft((a.job, a.tries + 1))
+        return None
 
     def _put_policy(self, policy):
-        from ..agent.policy import TransformersPolicy
+        from ..agent.llm import TransformersLLM
 
-        if isinstance(policy, TransformersPolicy):
+        if isinstance(policy, TransformersLLM):
             raise ValueError("the transformers provider runs the model in this process; with --executor ray, "
                              "serve it with an OpenAI-compatible server (vLLM, SGLang) and use --provider openai")
         try:

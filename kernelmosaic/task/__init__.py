@@ -40,6 +40,11 @@ class TaskError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+def sha256_text(text: str) -> str:
+    """The hex sha256 of a source text: a task's identity in stores, manifests and filter rows."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 @dataclass(frozen=True)
 class Task:
     """One KernelBench-format problem."""
@@ -55,7 +60,7 @@ class Task:
 
     @property
     def sha256(self) -> str:
-        return hashlib.sha256(self.source.encode()).hexdigest()
+        return sha256_text(self.source)
 
     @property
     def key(self) -> str:

@@ -6,6 +6,11 @@ difflib ratio of their op sequences (:func:`~kernelmosaic.task.features.op_seque
 ops in the same order whatever the shapes, dtypes or spelling), ``src_sim`` the cosine of the
 bigram counts of their normalized tokens (renamed copies score 1). A task is dropped when its
 best score reaches the threshold; the report names the nearest problem for every task.
+
+This is the one decontamination rule: task curation (``kmosaic tasks decontam``) and the
+dataset export (``kmosaic export --kernelbench``) both call it. The export used to have its
+own (difflib ratio of normalized source >= 0.9), which let through a renamed or reshaped
+copy of a KernelBench problem that curation would have dropped.
 """
 
 from __future__ import annotations
@@ -41,11 +46,44 @@ def cosine(a: Counter, na: float, b: Counter, nb: float) -> float:
 
 def reference_index(problems) -> list[Ref]:
     """KernelBench problems (Task records) prepared for scoring."""
+    return index_sources((t.key, t.source) for t in problems)
+
+
+def index_sources(named_sources) -> list[Ref]:
+    """(name, source) pairs prepared for scoring, e.g. KernelBench files by their relative path."""
     refs = []
-    for t in problems:
-        g = bigrams(normalized_tokens(t.source))
-        refs.append(Ref(t.key, op_sequence(t.source), g, _norm(g)))
+    for name, src in named_sources:
+        g = bigrams(normalized_tokens(src))
+        refs.append(Ref(name, op_sequence(src), g, _norm(g)))
     return refs
+
+
+@dataclass
+class Contamination:
+    """A task that computes what a KernelBench problem computes (it is dropped)."""
+
+    task: str
+    problem: str  # the nearest problem's name
+    score: float
+    op_sim: float
+    src_sim: float
+
+    @property
+    def exact(self) -> bool:
+        return self.score >= 1.0
+
+    def to_dict(self) -> dict:
+        return {"task": self.task, "problem": self.problem, "score": self.score, "op_sim": self.op_sim,
+                "src_sim": self.src_sim, "match": "exact" if self.exact else "similar"}
+
+
+def contaminated(sources: dict[str, str], refs: list[Ref], threshold: float = THRESHOLD) -> list[Contamination]:
+    """The tasks of ``sources`` (name -> source) to drop, in name order."""
+    out = []
+    for name, row in zip(sorted(sources), decontaminate([(n, sources[n]) for n in sorted(sources)], refs, threshold)):
+        if row["dropped"]:
+            out.append(Contamination(name, row["nearest"], row["score"], row["op_sim"], row["src_sim"]))
+    return out
 
 
 def nearest(source: str, refs: list[Ref], ops: list[str] | None = None) -> dict:

@@ -8,18 +8,37 @@ from pathlib import Path
 from typing import Any
 
 from .._json import finite
-from .config import load_config, parse_overrides
+from .config import ConfigError, load_config, parse_overrides, sft_field_names
+
+
+def rank() -> int:
+    """This process's rank in a multi-process launch (torchrun/accelerate set RANK); 0 alone."""
+    return int(os.environ.get("RANK", "0") or 0)
+
+
+def check_fast(cfg, resume: bool | str) -> None:
+    """What can be checked in a moment is checked before trl and torch load (30-40 s)."""
+    if resume and resume is not True and not Path(str(resume)).is_dir():
+        raise ConfigError(f"--resume-from {resume}: no such checkpoint folder")
+    known = sft_field_names()
+    unknown = sorted(set(cfg.sft) - known) if known else []
+    if unknown:
+        raise ConfigError(f"unknown sft field(s): {', '.join(unknown)} (see trl.SFTConfig)")
+    for f in (cfg.train_file, cfg.validation_file):
+        if f is not None and not f.is_file():
+            raise ConfigError(f"data file {f} does not exist (run `kmosaic export` first)")
 
 
 def run_train(config: str | Path, *, resume: bool | str = False, overrides: list[str] | None = None) -> dict[str, Any] | None:
     """Load the config, train, and return a short summary (paths, losses) for the terminal;
     None on the other ranks of a multi-process launch."""
-    from .sft import train
-
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     cfg = load_config(config, parse_overrides(overrides))
+    check_fast(cfg, resume)
+    from .sft import train
+
     res = train(cfg, resume=resume)
-    if int(os.environ.get("RANK", "0")) != 0:
+    if rank() != 0:
         return None
     losses = [h["loss"] for h in res.log_history if "loss" in h]
     return finite({

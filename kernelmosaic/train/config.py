@@ -159,6 +159,7 @@ def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = 
     if not isinstance(sft, dict):
         raise ConfigError("'sft' must be a mapping of trl.SFTConfig fields")
     sft = {k: _number(v) for k, v in sft.items()}
+    _check_steps(sft)
 
     if bool(model.name_or_path) == bool(model.random_init):
         raise ConfigError("model: give exactly one of name_or_path or random_init")
@@ -200,8 +201,48 @@ def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = 
         model.tokenizer = _resolve(base, model.tokenizer)
     data.path, data.train, data.validation = (_resolve(base, data.path), _resolve(base, data.train),
                                               _resolve(base, data.validation))
-    return TrainConfig(model=model, data=data, lora=lora, output_dir=_resolve(base, str(raw["output_dir"])),
+    # output_dir is relative to the working directory, like any output path typed on a command
+    # line: relative to the config file, the shipped configs wrote runs/ into the source checkout
+    return TrainConfig(model=model, data=data, lora=lora, output_dir=_resolve(Path.cwd(), str(raw["output_dir"])),
                        merge=bool(raw.get("merge", lora is not None)) and lora is not None, sft=sft, source=source)
+
+
+def _check_steps(sft: dict[str, Any]) -> None:
+    """A run that would take no step is refused: it used to exit 0 and save an untrained
+    "merged" model. TRL's max_steps -1 means "by epochs"; epochs must then be positive."""
+    steps, epochs = sft.get("max_steps"), sft.get("num_train_epochs")
+    if isinstance(steps, (int, float)) and not isinstance(steps, bool) and steps != -1 and steps < 1:
+        raise ConfigError(f"sft.max_steps must be at least 1 (or -1: train by epochs), not {steps!r}: "
+                          "the run would train nothing")
+    if (isinstance(epochs, (int, float)) and not isinstance(epochs, bool) and epochs <= 0
+            and not (isinstance(steps, int) and steps >= 1)):
+        raise ConfigError(f"sft.num_train_epochs must be greater than 0, not {epochs!r}: the run would train nothing")
+
+
+def sft_field_names() -> set[str] | None:
+    """The fields of trl.SFTConfig (and the TrainingArguments it extends), read from their
+    source files without importing them: importing trl takes 30-40 s, and a typo in a field
+    should be reported at once. None when the sources are not where expected (the full check
+    in ``sft.train`` still runs)."""
+    import ast
+    import importlib.util
+
+    names: set[str] = set()
+    for mod, rel, cls in (("trl", "trainer/sft_config.py", "SFTConfig"),
+                          ("transformers", "training_args.py", "TrainingArguments")):
+        spec = importlib.util.find_spec(mod)
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        src = Path(spec.submodule_search_locations[0]) / rel
+        try:
+            tree = ast.parse(src.read_text(encoding="utf-8"))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            return None
+        body = next((n.body for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None)
+        if body is None:
+            return None
+        names |= {n.target.id for n in body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+    return names
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:

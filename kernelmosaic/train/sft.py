@@ -8,7 +8,7 @@ iterative, direct and steps views all have it), load or build the model, decide 
 the attention kernel, run ``SFTTrainer`` (resuming from the latest checkpoint when asked), save
 the final adapter (or full model) with the tokenizer in ``OUTPUT_DIR/final``, and merge the
 adapter into the base weights in ``OUTPUT_DIR/merged``: a plain transformers checkpoint that
-``TransformersPolicy`` and vLLM load without PEFT.
+``TransformersLLM`` and vLLM load without PEFT.
 
 Multi-GPU: the same entry point under ``accelerate launch`` (DDP, or FSDP for full
 fine-tuning); see docs/training.md.
@@ -243,7 +243,9 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
     val_file = cfg.validation_file
     eval_ds = load_messages(val_file) if val_file is not None else None
     tokenizer = _load_tokenizer(cfg)
-    rank0 = int(os.environ.get("RANK", "0")) == 0
+    from .command import rank
+
+    rank0 = rank() == 0
     # rank 0 reports for the whole launch; the other ranks need not tokenize everything again
     n_long = count_over_length(train_ds, tokenizer, cfg.data.max_length) if rank0 else 0
     if n_long:

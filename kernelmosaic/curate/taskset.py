@@ -1,6 +1,6 @@
 """A task set on disk: ``tasks/<name>.py`` plus ``manifest.jsonl`` (one record per task, in
 order) and ``set.json`` (what the set is). Review decisions live in ``review.jsonl`` next to
-them (see :mod:`kernelmosaic.task.review`).
+them (see :mod:`kernelmosaic.curate.review`).
 """
 
 from __future__ import annotations
@@ -8,11 +8,31 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import TaskError, load_task
+from ..task import TaskError, load_task
 
 MANIFEST = "manifest.jsonl"
 SET_META = "set.json"
 
+
+
+def read_jsonl(path: Path, *, torn_tail_ok: bool = False) -> list[dict]:
+    """The JSON objects of a .jsonl file, one a line ([] when there is no file). A bad line is
+    a TaskError naming the file and line; with ``torn_tail_ok`` (files appended to by workers
+    that may be killed mid-write) a bad line is skipped instead, since a rerun redoes it."""
+    p = Path(path)
+    if not p.is_file():
+        return []
+    rows = []
+    for n, line in enumerate(p.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            if torn_tail_ok:
+                continue
+            raise TaskError(f"{p}:{n}", f"not JSON: {e.msg}") from None
+    return rows
 
 class TaskSet:
     def __init__(self, root: Path, records: list[dict], meta: dict):
@@ -36,17 +56,10 @@ class TaskSet:
         m = root / MANIFEST
         if not m.is_file():
             raise TaskError(str(root), "not a task set (no manifest.jsonl)")
-        records = []
-        for n, line in enumerate(m.read_text().splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise TaskError(f"{m}:{n}", f"not JSON: {e.msg}") from None
+        records = read_jsonl(m)
+        for n, rec in enumerate(records, 1):
             if not isinstance(rec, dict) or "name" not in rec or "file" not in rec:
                 raise TaskError(f"{m}:{n}", "a manifest record needs `name` and `file`")
-            records.append(rec)
         meta = {}
         if (root / SET_META).is_file():
             try:

@@ -1,10 +1,13 @@
-"""Policies: anything that turns chat messages into a reply.
+"""LLMs: anything that turns chat messages into a reply.
 
-- ``OpenAIPolicy``: any OpenAI-compatible endpoint (vLLM, SGLang, hosted APIs) through the
+(Named ``llm`` so that "policy" means one thing in this package: the verifier's rule set,
+``kernelmosaic.vocab.Policy``.)
+
+- ``OpenAILLM``: any OpenAI-compatible endpoint (vLLM, SGLang, hosted APIs) through the
   official ``openai`` client.
-- ``TransformersPolicy``: a local model (path or hub id) in this process, optionally with a
+- ``TransformersLLM``: a local model (path or hub id) in this process, optionally with a
   LoRA adapter, batched generation.
-- ``ScriptedPolicy``: fixed replies, for tests.
+- ``ScriptedLLM``: fixed replies, for tests.
 
 Each call returns a ``Completion`` with the text, token usage and latency, which the
 episode records per turn.
@@ -28,11 +31,11 @@ class Completion:
     finish_reason: str | None = None
 
 
-class PolicyError(RuntimeError):
-    """The policy could not produce a reply (endpoint down, retries exhausted, bad model)."""
+class LLMError(RuntimeError):
+    """The LLM could not produce a reply (endpoint down, retries exhausted, bad model)."""
 
 
-class Policy(Protocol):
+class LLM(Protocol):
     name: str
 
     def complete(self, messages: Messages) -> Completion: ...
@@ -45,7 +48,7 @@ class SamplingConfig:
     max_tokens: int = 8192
 
 
-class OpenAIPolicy:
+class OpenAILLM:
     """Chat completions from an OpenAI-compatible server.
 
     Retries with exponential backoff on connection errors, 408/409/429 and 5xx are the
@@ -72,9 +75,17 @@ class OpenAIPolicy:
         self.name = model
         self.model = model
         self.sampling = sampling or SamplingConfig()
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        api_key = api_key or os.environ.get("OPENAI_API_KEY") or None
+        if base_url is None and api_key is None:
+            # without either, the client would quietly send requests to the vendor's host
+            # with a made-up key: say instead that no endpoint was given
+            raise ValueError("no endpoint given: pass --base-url (or set OPENAI_BASE_URL), e.g. "
+                             "http://localhost:8000/v1 for a local vLLM or SGLang server, or an API key "
+                             "(--api-key / OPENAI_API_KEY) for the vendor's hosted endpoint")
         # local servers accept any key; the client insists on having one
-        key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
-        self.client = OpenAI(base_url=base_url or os.environ.get("OPENAI_BASE_URL"), api_key=key,
+        key = api_key or "EMPTY"
+        self.client = OpenAI(base_url=base_url, api_key=key,
                              timeout=timeout_s, max_retries=retries)
         self._slots = threading.BoundedSemaphore(max(1, concurrency))
         self.extra_body = extra_body or {}
@@ -84,7 +95,7 @@ class OpenAIPolicy:
     def __reduce__(self):
         # the client holds sockets and locks: a copy sent to another process (a Ray task)
         # builds its own client from the same settings
-        return (_rebuild_openai_policy, (self.model, self._init_kw))
+        return (_rebuild_openai_llm, (self.model, self._init_kw))
 
     def complete(self, messages: Messages) -> Completion:
         import openai
@@ -101,13 +112,13 @@ class OpenAIPolicy:
                     extra_body=self.extra_body or None,
                 )
             except openai.APIStatusError as e:
-                raise PolicyError(f"the endpoint answered HTTP {e.status_code}: {_short(e.message)}") from None
+                raise LLMError(f"the endpoint answered HTTP {e.status_code}: {_short(e.message)}") from None
             except openai.APIConnectionError as e:
-                raise PolicyError(f"cannot reach the endpoint at {self.client.base_url}: {_short(str(e))}") from None
+                raise LLMError(f"cannot reach the endpoint at {self.client.base_url}: {_short(str(e))}") from None
             except openai.OpenAIError as e:
-                raise PolicyError(f"{type(e).__name__}: {_short(str(e))}") from None
+                raise LLMError(f"{type(e).__name__}: {_short(str(e))}") from None
         if not r.choices:
-            raise PolicyError("the endpoint returned no choices")
+            raise LLMError("the endpoint returned no choices")
         choice = r.choices[0]
         usage = {}
         if r.usage is not None:
@@ -117,8 +128,8 @@ class OpenAIPolicy:
                           finish_reason=choice.finish_reason)
 
 
-def _rebuild_openai_policy(model: str, kw: dict) -> "OpenAIPolicy":
-    return OpenAIPolicy(model, **kw)
+def _rebuild_openai_llm(model: str, kw: dict) -> "OpenAILLM":
+    return OpenAILLM(model, **kw)
 
 
 def _short(s: str, n: int = 300) -> str:
@@ -126,7 +137,7 @@ def _short(s: str, n: int = 300) -> str:
     return s if len(s) <= n else s[:n] + "..."
 
 
-class TransformersPolicy:
+class TransformersLLM:
     """A local causal LM with its chat template; optional LoRA adapter (PEFT)."""
 
     def __init__(
@@ -200,7 +211,7 @@ class TransformersPolicy:
         return out
 
 
-class ScriptedPolicy:
+class ScriptedLLM:
     """Replies from a list (in order) or a function of the messages. For tests."""
 
     def __init__(self, replies: Sequence[str] | Callable[[Messages], str], name: str = "scripted"):
@@ -215,7 +226,7 @@ class ScriptedPolicy:
         else:
             with self._lock:
                 if self._i >= len(self._replies):
-                    raise PolicyError("the scripted policy has no replies left")
+                    raise LLMError("the scripted LLM has no replies left")
                 text = self._replies[self._i]
                 self._i += 1
         words = sum(len(m["content"].split()) for m in messages)

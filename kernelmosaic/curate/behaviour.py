@@ -351,7 +351,7 @@ class _Worker:
         pkg_root = str(Path(__file__).resolve().parents[2])
         env = {**os.environ, "PYTHONPATH": pkg_root + os.pathsep + os.environ.get("PYTHONPATH", ""),
                "OMP_NUM_THREADS": "1", "CUDA_VISIBLE_DEVICES": ""}
-        self.proc = subprocess.Popen([sys.executable, "-m", "kernelmosaic.task.behaviour", "--worker", "--fd", str(w),
+        self.proc = subprocess.Popen([sys.executable, "-m", "kernelmosaic.curate.behaviour", "--worker", "--fd", str(w),
                                       "--memory-bytes", str(int(memory_bytes))],
                                      stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(w,), env=env, text=True,
                                      start_new_session=True)

@@ -2,8 +2,8 @@
 two-operand matmuls) and small architecture blocks (MLP, gated MLP, attention and transformer
 blocks, ResNet/ConvNeXt/SE/inverted-residual blocks, LSTM/GRU stacks, MoE routing).
 
-Each returns a :class:`~kernelmosaic.task.generate.Built` whose cost is the sum of its eager
-kernels, built with the same draws for any batch (see :mod:`kernelmosaic.task.generate`).
+Each returns a :class:`~kernelmosaic.curate.generate.Built` whose cost is the sum of its eager
+kernels, built with the same draws for any batch (see :mod:`kernelmosaic.curate.generate`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ and the task's past decisions. Keys: ``a`` accept, ``r`` reject (a note is requi
 ``s`` skip, ``j``/``k`` next/previous, ``n`` focus the note, ``/`` search; in the editor
 Ctrl+Enter saves and Esc cancels.
 
-Every decision goes through :func:`kernelmosaic.task.review.record`, the same append-only,
+Every decision goes through :func:`kernelmosaic.curate.review.record`, the same append-only,
 fsynced ledger (``review.jsonl``) the terminal review writes; an edit is kept only if the new
 source still parses as a task, as in the terminal. The server binds to 127.0.0.1 only, and every
 POST must carry the page's random token, so another web page open in the same browser cannot
@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from . import TaskError, parse_task
+from ..task import TaskError, parse_task
 from .review import HUMAN_STATUS, default_reviewer, edited, ledger, record, statuses
 from .taskset import TaskSet
 
@@ -48,7 +48,7 @@ class ReviewApp:
         self.decontam = read_rows(path)
         self.kb_sources: dict[str, str] = {}
         if kernelbench:
-            from . import load_kernelbench
+            from ..task import load_kernelbench
 
             self.kb_sources = {p.key: p.source for p in load_kernelbench(kernelbench, (1, 2, 3))}
         self.lock = threading.Lock()  # one decision at a time: the ledger's lines never interleave

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import getpass
-import hashlib
 import json
 import os
 import shlex
@@ -23,8 +22,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import TaskError, parse_task
-from .taskset import TaskSet
+from ..task import TaskError, parse_task, sha256_text
+from .taskset import TaskSet, read_jsonl
 
 LEDGER = "review.jsonl"
 DECISIONS = ("accepted", "rejected", "edited", "skipped")
@@ -33,16 +32,7 @@ HUMAN_STATUS = ("accepted", "rejected")
 
 def ledger(ts: TaskSet) -> list[dict]:
     p = ts.root / LEDGER
-    if not p.is_file():
-        return []
-    rows = []
-    for n, line in enumerate(p.read_text().splitlines(), 1):
-        if line.strip():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                raise TaskError(f"{p}:{n}", f"not JSON: {e.msg}") from None
-    return rows
+    return read_jsonl(p)
 
 
 def record(ts: TaskSet, name: str, decision: str, note: str = "", who: str | None = None) -> dict:
@@ -54,7 +44,7 @@ def record(ts: TaskSet, name: str, decision: str, note: str = "", who: str | Non
         raise TaskError(str(ts.root), f"no task named {name}")
     row = {"name": name, "decision": decision, "note": note, "who": who or default_reviewer(),
            "when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-           "sha256": hashlib.sha256(ts.source(rec).encode()).hexdigest()}
+           "sha256": sha256_text(ts.source(rec))}
     with open(ts.root / LEDGER, "a") as f:
         f.write(json.dumps(row) + "\n")
         f.flush()

@@ -14,19 +14,18 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from . import TaskError
+from ..task import TaskError
+from .common import fail, missing_extra
 
 out = Console(soft_wrap=True, emoji=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False)
 
 
-def _fail(msg: str) -> None:
-    err.print(f"[bold red]error:[/] {msg}", highlight=False)
-    raise typer.Exit(2)
+_fail = fail
 
 
 def _open(path: Path):
-    from .taskset import TaskSet
+    from ..curate.taskset import TaskSet
 
     try:
         return TaskSet.open(path)
@@ -66,7 +65,7 @@ def register(app: typer.Typer) -> None:
         dtypes: str = typer.Option("fp32,fp16,bf16", help="Comma-separated dtypes."),
     ) -> None:
         """Generate a pool of tasks: single ops, fusion chains, architecture blocks."""
-        from .generate import DTYPES, GENERATORS, TARGET_MS, generate_pool
+        from ..curate.generate import DTYPES, GENERATORS, TARGET_MS, generate_pool
 
         if scale not in TARGET_MS:
             _fail(f"--scale must be one of {', '.join(TARGET_MS)}, not {scale!r}")
@@ -96,7 +95,7 @@ def register(app: typer.Typer) -> None:
     def dedup_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
                   near: float = typer.Option(0.98, help="Token-bigram cosine at or above which same-op tasks are near duplicates.")) -> None:
         """Drop exact duplicates (canonical form) and near duplicates; rows go to SET/dedup.jsonl."""
-        from .pipeline import run_dedup
+        from ..curate.pipeline import run_dedup
 
         ts = _open(set_dir)
         rows = run_dedup(ts, near)
@@ -117,7 +116,7 @@ def register(app: typer.Typer) -> None:
         """Screen every task against KernelBench L1-L3 (lexical, then behavioural); rows go to SET/decontam.jsonl."""
         from rich.progress import Progress
 
-        from .pipeline import run_decontam
+        from ..curate.pipeline import run_decontam
 
         ts = _open(set_dir)
         if rows_out is not None and rows_out.is_dir():
@@ -173,7 +172,7 @@ def register(app: typer.Typer) -> None:
                    results_dir: Optional[Path] = typer.Option(None, "--out", help="Results folder (default SET/filter)."),
                    json_out: bool = typer.Option(False, "--json")) -> None:
         """Run the execution filters (resumable: tasks already in results.jsonl are skipped)."""
-        from .filters import load_results, run_filters, summarize
+        from ..curate.filters import load_results, run_filters, summarize
 
         if device not in ("cpu", "cuda"):
             _fail(f"--device must be cpu or cuda, not {device!r}")
@@ -210,7 +209,7 @@ def register(app: typer.Typer) -> None:
                    balance: bool = typer.Option(True, "--balance/--no-balance", help="Split N over categories by the square root of their sizes (capped at what each has)."),
                    plots: bool = typer.Option(True, "--plots/--no-plots")) -> None:
         """Pick N diverse tasks that passed dedup, decontamination and the filters; write the set, report.md and plots."""
-        from .report import build_set
+        from ..curate.report import build_set
 
         if method not in ("kcenter", "mmr"):
             _fail(f"--method must be kcenter or mmr, not {method!r}")
@@ -225,6 +224,8 @@ def register(app: typer.Typer) -> None:
                                 only=only, plots=plots, balance=balance)
         except TaskError as e:
             _fail(f"{e.where}: {e.problem}")
+        except ImportError as e:
+            missing_extra("the selection's plots (or pass --no-plots)", "bench", e)
         out.print(json.dumps(summary), highlight=False)
         out.print(f"wrote {out_dir} (report: {out_dir / 'report.md'})")
         if summary["selected"] < n:
@@ -246,7 +247,7 @@ def register(app: typer.Typer) -> None:
             _fail(f"--only must be undecided, all, auto, accepted, rejected or pending, not {only!r}")
         ts = _open(set_dir)
         if web:
-            from .webreview import ReviewApp, ReviewServer
+            from ..curate.webreview import ReviewApp, ReviewServer
 
             try:
                 srv = ReviewServer(ReviewApp(ts, reviewer, decontam=decontam, kernelbench=kernelbench), port)
@@ -268,7 +269,7 @@ def register(app: typer.Typer) -> None:
                 srv.httpd.server_close()
             out.print("stopped; every decision was saved as it was made")
             return
-        from .review import review
+        from ..curate.review import review
 
         try:
             review(ts, out, who=reviewer, only=only, names=task, limit=limit, ask=lambda p: out.input(p, markup=False))
@@ -279,7 +280,7 @@ def register(app: typer.Typer) -> None:
     def stats_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
                   json_out: bool = typer.Option(False, "--json", help="Print one JSON object.")) -> None:
         """Counts by category, dtype, status (review included) and generator."""
-        from .stats import set_stats
+        from ..curate.stats import set_stats
 
         try:
             s = set_stats(_open(set_dir))

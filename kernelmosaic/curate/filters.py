@@ -17,7 +17,6 @@ long pool is measured over several calls of the same command.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import select
@@ -26,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from ..task import sha256_text
 
 RESULTS = "results.jsonl"
 WINDOW_H200 = (1.0, 15.0)
@@ -47,7 +48,7 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
     from ..verify.judge import Judge, TaskProblem
     from ..verify.spec import JobSpec, TimingConfig
     from ..verify.timing import Flusher as _Flusher
-    from ..verify.timing import time_in_process
+    from ..verify.timing import cv, time_in_process
 
     res: dict = {"checks": {}, "reasons": []}
     t0 = time.perf_counter()
@@ -112,7 +113,7 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
                 flush = _Flusher(job.device)
                 times = time_in_process(ref, sets, n_timing, warmup, flush, job.device)
                 res["eager_ms"] = statistics.median(times)
-                res["eager_cv"] = statistics.pstdev(times) / res["eager_ms"] if res["eager_ms"] > 0 else None
+                res["eager_cv"] = cv(times)  # the verifier's definition (stdev / mean), not a second one
                 res["timing_n"] = n_timing
                 del flush
             elif timing:
@@ -200,7 +201,7 @@ def _worker(device: str, fd: int, n_timing: int, timing: bool) -> None:
         src = Path(req["path"]).read_text()
         res = measure(src, device, n_timing=n_timing, timing=timing)
         res["name"] = req["name"]
-        res["sha256"] = hashlib.sha256(src.encode()).hexdigest()
+        res["sha256"] = sha256_text(src)
         out.write(json.dumps(res, default=str) + "\n")
         gc.collect()
         if dev.type == "cuda":
@@ -214,7 +215,7 @@ class _Lane:
     def __init__(self, device: str, env: dict, n_timing: int, timing: bool, log):
         r, w = os.pipe()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kernelmosaic.task.filters", "--worker", "--device", device, "--fd", str(w),
+            [sys.executable, "-m", "kernelmosaic.curate.filters", "--worker", "--device", device, "--fd", str(w),
              "--timing-runs", str(n_timing)] + ([] if timing else ["--no-timing"]),
             stdin=subprocess.PIPE, stdout=log, stderr=log, env=env, pass_fds=(w,), text=True, start_new_session=True)
         os.close(w)
@@ -276,17 +277,13 @@ def load_results(path) -> dict[str, dict]:
     if p.is_dir():
         p = p / RESULTS
     if not p.is_file():
-        from . import TaskError
+        from ..task import TaskError
 
         raise TaskError(str(p), "no filter results here (run `kmosaic tasks filter` first)")
-    out = {}
-    for line in p.read_text().splitlines():
-        try:
-            r = json.loads(line)
-            out[r["name"]] = r
-        except (json.JSONDecodeError, KeyError):
-            continue
-    return out
+    from .taskset import read_jsonl
+
+    # workers append here and may be killed mid-line: a torn line is skipped (its task is redone)
+    return {r["name"]: r for r in read_jsonl(p, torn_tail_ok=True) if isinstance(r, dict) and "name" in r}
 
 
 def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] | None = None, budget_s: float = 450.0,

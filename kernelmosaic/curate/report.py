@@ -28,6 +28,9 @@ def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0
     ``notes``: markdown lines for the report, after its introduction."""
     from .filters import load_results
 
+    if plots:
+        import matplotlib  # noqa: F401 - before anything is written: a missing one must not leave half a set
+
     if retimed is not None:
         second = load_results(retimed)
         results = {**load_results(results or pool.root / "filter"), **second}
@@ -45,8 +48,21 @@ def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0
         keep = [r for r in keep if r["name"] in wanted]
     chosen = select(keep, n, method=method, seed=seed, balance=balance)
     out = Path(out_dir)
+    existed = out.exists()
     ts = TaskSet.create(out, meta={"name": name or out.name, "kind": "curated", "pool": pool.meta, "selection": {
         "method": method, "n": n, "seed": seed, "balance": balance, "window_ms": list(window) if window else None}})
+    try:
+        return _fill_set(pool, ts, out, chosen, keep, dropped, results, window, method, plots, retimed,
+                         second if retimed is not None else None, notes)
+    except BaseException:
+        if not existed:  # a half-written set would block the rerun ("must not hold a set yet")
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+
+
+def _fill_set(pool, ts, out, chosen, keep, dropped, results, window, method, plots, retimed, second, notes) -> dict:
+    from .filters import load_results
+
     records = []
     for rec in chosen:
         rel = f"tasks/{rec['name']}.py"

@@ -23,50 +23,20 @@ from typing import Optional
 import typer
 from rich.console import Console
 
+from .common import auto_device, device_backend, fail, read_source
+
 out = Console(soft_wrap=True, emoji=False, highlight=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False, highlight=False)
 
 CANDIDATE = "candidate.py"
 EPISODE_FILE = "episode.json"
-
-
-def _fail(msg: str) -> None:
-    err.print(f"[bold red]error:[/] {msg}", markup=True)
-    raise typer.Exit(2)
-
-
-def device_backend(device: str | None, backend: str | None) -> tuple[str, str]:
-    """The device (default: cuda when a GPU is present) and a backend that runs on it; ValueError
-    with the message for the user otherwise. Shared by every command that verifies."""
-    from ..verify import BACKENDS
-
-    device = device or _auto_device()
-    if device not in ("cuda", "cpu"):
-        raise ValueError(f"--device must be cuda or cpu, not {device!r}")
-    backend = backend or ("cuda" if device == "cuda" else "cpp")
-    if backend not in BACKENDS:
-        raise ValueError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    if backend in ("cuda", "nvrtc") and device == "cpu":
-        raise ValueError(f"the {backend} backend needs --device cuda (use cpp or triton on the CPU)")
-    if backend == "cpp" and device == "cuda":
-        raise ValueError("the cpp backend runs on the CPU: use --device cpu")
-    return device, backend
-
-
-def read_source(path: Path) -> str:
-    """A candidate file's text; ValueError saying what is wrong with it otherwise."""
-    if not path.is_file():
-        raise ValueError(f"{path}: no such file")
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not UTF-8 text") from None
+_fail = fail
 
 
 def _settings(device, backend, policy, max_repair, max_optimize, trials, timing, timing_runs, compile_baseline,
               profile):
     from ..verify import POLICIES, TimingConfig
-    from .external import Settings
+    from ..agent.external import Settings
 
     try:
         device, backend = device_backend(device, backend)
@@ -81,7 +51,7 @@ def _settings(device, backend, policy, max_repair, max_optimize, trials, timing,
 
 def _workbench(store: Path, settings=None, *, kernelbench=None, tasksets=None, run_id=None, workers=None,
                interface="cli"):
-    from .external import ExternalError, Settings, Workbench
+    from ..agent.external import ExternalError, Settings, Workbench
 
     opts = {"workers": workers} if workers else {}
     try:
@@ -130,7 +100,7 @@ SHARED = dict(
 
 
 def register(app: typer.Typer) -> None:
-    episode_app = typer.Typer(no_args_is_help=True, help="Drive an episode from outside, one command per turn "
+    episode_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Drive an episode from outside, one command per turn "
                               "(the MCP server's protocol as commands and files).")
     app.add_typer(episode_app, name="episode")
 
@@ -156,7 +126,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = SHARED["json_out"],
     ) -> None:
         """Start an episode; prints its id and the first prompt. The settings stay with the episode."""
-        from .external import ExternalError
+        from ..agent.external import ExternalError
 
         st = _settings(device, backend, policy, max_repair, max_optimize, trials, timing, timing_runs,
                        compile_baseline, profile)
@@ -195,7 +165,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = SHARED["json_out"],
     ) -> None:
         """Verify submissions and record them as turns; prints verdict, feedback, guidance and the next prompt."""
-        from .external import ExternalError, Settings, policy_name
+        from ..agent.external import ExternalError, Settings, policy_name
 
         _existing_store(store)
         items: list[tuple[str, str, Path | None]] = []  # (episode id, candidate text, folder)
@@ -221,7 +191,7 @@ def register(app: typer.Typer) -> None:
                 items.append((eid, read_source(src), folder))
             except ValueError as e:
                 _fail(str(e))
-        st = Settings(device=device or _auto_device())
+        st = Settings(device=device or auto_device())
         with _workbench(store, st, workers=workers) as wb:
             try:
                 results = wb.submit_many([(eid, text) for eid, text, _ in items],
@@ -237,7 +207,7 @@ def register(app: typer.Typer) -> None:
         if json_out:
             print(json.dumps(results[0] if len(results) == 1 and not all_pending else results, default=str))
         else:
-            from .external import render_submit
+            from ..agent.external import render_submit
 
             for r in results:
                 if "error" in r:
@@ -255,7 +225,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = SHARED["json_out"],
     ) -> None:
         """Where an episode stands (turns, budgets, best, next prompt), or every episode in the store."""
-        from .external import render_status
+        from ..agent.external import render_status
 
         if episode is not None:
             _, _, r = _on_episode(store, episode, lambda wb, eid: wb.status(eid))
@@ -297,7 +267,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = SHARED["json_out"],
     ) -> None:
         """End an episode; its best correct kernel is kept. Finishing a finished episode only reports it."""
-        from .external import render_status
+        from ..agent.external import render_status
 
         _, folder, (r, b) = _on_episode(store, episode, lambda wb, eid: (wb.finish(eid), wb.best(eid)))
         if folder is not None and b["code"]:
@@ -329,7 +299,7 @@ def register(app: typer.Typer) -> None:
         if transport not in ("stdio", "http"):
             _fail(f"--transport must be stdio or http, not {transport!r}")
         try:
-            from .mcp_server import serve
+            from ..agent.mcp_server import serve
         except ImportError as e:
             _fail(f"kmosaic mcp needs the MCP SDK: pip install 'kernelmosaic[agent]' ({e})")
         st = _settings(device, backend, policy, max_repair, max_optimize, trials, timing, timing_runs,
@@ -346,7 +316,7 @@ def register(app: typer.Typer) -> None:
 
 def _on_episode(store: Path, episode: str, fn):
     """(episode id, its folder or None, fn(workbench, id)) for one existing episode; exit 2 on bad input."""
-    from .external import ExternalError
+    from ..agent.external import ExternalError
 
     _existing_store(store)
     eid, folder = _episode_arg(episode)
@@ -364,16 +334,10 @@ def _print(r: dict, json_out: bool, render) -> None:
         out.print(render(r), markup=False)
 
 
-def _auto_device() -> str:
-    from ..verify.pool import detect_gpus
-
-    return "cuda" if detect_gpus() else "cpu"
-
-
 def _write_turn_files(folder: Path, r: dict, text: str, best_code: str | None) -> None:
     """The submission becomes turn-<n>.py; feedback.md and prompt.md say what comes next,
     best.py holds the best correct kernel so far."""
-    from .external import render_submit
+    from ..agent.external import render_submit
 
     _write(folder / f"turn-{r['turn']}.py", text)
     (folder / CANDIDATE).unlink(missing_ok=True)

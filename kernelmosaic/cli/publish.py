@@ -9,8 +9,8 @@ from typing import Optional
 
 import typer
 
-from . import TaskError
-from .commands import _fail, err, out
+from ..task import TaskError
+from .tasks import _fail, err, out
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
                     pretty_name: Optional[str] = typer.Option(None, help="The card's title."),
                     json_out: bool = typer.Option(False, "--json")) -> None:
         """Write a folder that `datasets.load_dataset(DIR)` reads: parquet of task sources and metadata, plus a dataset card."""
-        from .publish import publish
+        from ..curate.publish import publish
 
         try:
             summary = publish(set_dir, out_dir, license_id=license_id, decontam=decontam, pretty_name=pretty_name,

@@ -12,7 +12,6 @@ tasks are left out unless asked for (``--status``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections import Counter
@@ -20,7 +19,7 @@ from pathlib import Path
 
 from .._card import md_table as _table
 from .._card import size_category as _size_category
-from . import TaskError
+from ..task import TaskError, sha256_text
 from .taskset import TaskSet
 
 PROJECT_LICENSE = "apache-2.0"
@@ -105,7 +104,7 @@ def publish(set_dir, out_dir, *, license_id: str = PROJECT_LICENSE, statuses: tu
         n = rec["name"]
         h = last_human.get(n, {})
         vals = {
-            "name": n, "source": src, "sha256": hashlib.sha256(src.encode()).hexdigest(),
+            "name": n, "source": src, "sha256": sha256_text(src),
             "category": rec.get("category"), "generator": rec.get("generator"), "seed": rec.get("seed"),
             "ops": list(rec.get("ops") or []), "dtypes": list(rec.get("dtypes") or []),
             "shapes_json": json.dumps(rec.get("shapes") or {}), "out_shape": list(rec.get("out_shape") or []),

@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 
-from .decontam import _norm, cosine
-from .features import bigrams, normalized_tokens, op_sequence, shape_signature  # noqa: F401
+from ..task.decontam import _norm, cosine
+from ..task.features import bigrams, normalized_tokens, op_sequence, shape_signature  # noqa: F401
 
 NEAR = 0.98
 

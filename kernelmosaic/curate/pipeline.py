@@ -7,22 +7,17 @@ whatever is there and says which tasks survive every step so far, and why the ot
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
-from . import TaskError, load_kernelbench
-from .decontam import THRESHOLD, decontaminate, reference_index
+from ..task import TaskError, load_kernelbench, sha256_text
+from ..task.decontam import THRESHOLD, decontaminate, reference_index
 from .dedup import NEAR, dedup
 from .filters import WINDOW_H200, load_results, reason_class, verdict
-from .taskset import TaskSet
+from .taskset import TaskSet, read_jsonl
 
 DEDUP = "dedup.jsonl"
 DECONTAM = "decontam.jsonl"
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _write_rows(path: Path, rows: list[dict]) -> None:
@@ -32,17 +27,8 @@ def _write_rows(path: Path, rows: list[dict]) -> None:
 
 
 def read_rows(path: Path) -> dict[str, dict]:
-    if not path.is_file():
-        return {}
-    out = {}
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        if line.strip():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise TaskError(f"{path}:{n}", f"not JSON: {e.msg}") from None
-            out[r["name"]] = r
-    return out
+    """name -> row of a step's .jsonl (dedup, decontam)."""
+    return {r["name"]: r for r in read_jsonl(path)}
 
 
 def run_dedup(ts: TaskSet, near: float = NEAR) -> list[dict]:
@@ -54,7 +40,7 @@ def run_dedup(ts: TaskSet, near: float = NEAR) -> list[dict]:
 def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESHOLD, progress=None, *,
                  behaviour: bool = True, jobs: int = 1, out: Path | None = None, probe_progress=None) -> list[dict]:
     """The lexical screen over every task, then (``behaviour``) the behavioural check over the
-    tasks it kept (:mod:`~kernelmosaic.task.behaviour`). Rows go to ``SET/decontam.jsonl``, or to
+    tasks it kept (:mod:`~kernelmosaic.curate.behaviour`). Rows go to ``SET/decontam.jsonl``, or to
     ``out`` so a shipped set can be checked without touching it; a summary row of the
     behavioural pass goes to ``<rows>.summary.json``."""
     problems = load_kernelbench(kernelbench, (1, 2, 3))
@@ -116,7 +102,7 @@ def eligible(ts: TaskSet, results: str | Path | dict | None = None, window: tupl
             if r is None:
                 dropped[n] = ("filter", "not measured", "")
                 continue
-            if r.get("sha256") and r["sha256"] != _sha(ts.source(rec)):
+            if r.get("sha256") and r["sha256"] != sha256_text(ts.source(rec)):
                 dropped[n] = ("filter", "stale measurement", "the task file changed after it was measured")
                 continue
             ok, reasons = verdict(r, window)
