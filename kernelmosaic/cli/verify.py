@@ -133,6 +133,8 @@ def render_verdict(v, candidate: str = "") -> None:
         out.print(table)
         if tm.cv is not None:
             checked = f", {tm.checked_calls} outputs checked" if tm.checked_calls is not None else ""
+            if tm.sampled_calls:
+                checked += f" in full and {tm.sampled_calls} on random elements"
             over = f", empty-call overhead {tm.overhead_ms:.4f} ms taken off" if tm.overhead_ms is not None else ""
             out.print(f"[dim]candidate CV {tm.cv:.3f} over {tm.n} timed calls{checked}{over}[/]")
     if v.phases_s:
