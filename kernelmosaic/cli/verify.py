@@ -41,6 +41,7 @@ def verify(
     timeout: Annotated[Optional[float], typer.Option(callback=positive, help="Seconds without progress in any run phase before the worker is killed.")] = None,
     kernelbench: KernelBenchDir = None,
     profile: Annotated[bool, typer.Option("--profile/--no-profile", help="Also profile a correct kernel with Nsight Compute (ncu): occupancy, DRAM/SM throughput, top stalls.")] = False,
+    refresh_baselines: Annotated[bool, typer.Option("--refresh-baselines", help="Time eager and torch.compile again and replace the cached times (see kmosaic baselines).")] = False,
 ) -> None:
     """Verify a candidate kernel against a reference task. Exit 0 correct, 1 not, 2 usage error."""
     from ..verify import TimingConfig, Verifier, VerifyRequest
@@ -58,7 +59,7 @@ def verify(
     timeouts = {p: timeout for p in ("check", "time", "load")} if timeout else None
     req = VerifyRequest(
         candidate=src, task=t, backend=backend, policy=str(policy), trials=trials, seed=seed, tolerances=tol,
-        timing=TimingConfig(enabled=timing, n=n_timing, compile=compile_baseline),
+        timing=TimingConfig(enabled=timing, n=n_timing, compile=compile_baseline, refresh=refresh_baselines),
     )
     # a cold run takes up to a minute (process start, builds, baselines): say what is going on,
     # on stderr so that --json output stays one object
@@ -199,7 +200,51 @@ def tasks_check(
     raise typer.Exit(1 if bad else 0)
 
 
+def baselines_list(
+    cache_dir: Annotated[Optional[Path], typer.Option(help="The verifier's cache folder (default: $KMOSAIC_CACHE_DIR or ~/.cache/kernelmosaic).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object per entry.")] = False,
+) -> None:
+    """The cached eager/torch.compile baselines: task hash, machine, times, spread and when."""
+    from ..verify import baseline_entries
+
+    rows = baseline_entries(cache_dir)
+    if json_out:
+        for r in rows:
+            print(json.dumps(r))
+        return
+    if not rows:
+        out.print("no cached baselines")
+        return
+    table = Table("task sha256", "device", "n", "eager ms", "eager cv", "compile ms", "timed at", "torch")
+    for r in rows:
+        def num(k, fmt="{:.4f}"):
+            return fmt.format(r[k]) if isinstance(r.get(k), (int, float)) else "-"
+        table.add_row(str(r.get("task_sha256", ""))[:12], str(r.get("device_name") or r.get("device") or ""), str(r.get("n", "")),
+                      num("eager_ms"), num("eager_cv", "{:.3f}"), num("compile_ms"), str(r.get("timed_at", "")), str(r.get("torch", "")))
+    out.print(table)
+
+
+def baselines_clear(
+    task_sha256: Annotated[Optional[str], typer.Option("--task-sha256", help="Only the entries of this task (a prefix of its hash, as listed).")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every entry.")] = False,
+    cache_dir: Annotated[Optional[Path], typer.Option(help="The verifier's cache folder (default: $KMOSAIC_CACHE_DIR or ~/.cache/kernelmosaic).")] = None,
+) -> None:
+    """Remove cached baselines, so that the next verdicts time them again."""
+    from ..verify import clear_baselines
+
+    if not all_ and not task_sha256:
+        fail("say which: --task-sha256 PREFIX, or --all")
+    if all_ and task_sha256:
+        fail("--all and --task-sha256 exclude each other")
+    n = clear_baselines(cache_dir, None if all_ else task_sha256)
+    out.print(f"removed {n} cached baseline{'s' if n != 1 else ''}")
+
+
 def register(app: typer.Typer, tasks_app: typer.Typer) -> None:
     app.command()(verify)
+    baselines_app = typer.Typer(help="The verifier's cached baselines: list, clear.", no_args_is_help=True, rich_markup_mode=None)
+    baselines_app.command("list")(baselines_list)
+    baselines_app.command("clear")(baselines_clear)
+    app.add_typer(baselines_app, name="baselines")
     tasks_app.command("list")(tasks_list)
     tasks_app.command("check")(tasks_check)

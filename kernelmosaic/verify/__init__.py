@@ -11,7 +11,7 @@ launchers ``kernelmosaic.verify.nvrtc`` and ``kernelmosaic.verify.cc``.
 
 from .policy import StaticReport, check_candidate
 from .verdict import BACKENDS, POLICIES, STATUSES, Verdict
-from .verifier import TimingConfig, Verifier, VerifyRequest
+from .verifier import TimingConfig, Verifier, VerifyRequest, baseline_entries, clear_baselines
 
 __all__ = [
     "BACKENDS",
@@ -22,5 +22,7 @@ __all__ = [
     "Verdict",
     "Verifier",
     "VerifyRequest",
+    "baseline_entries",
     "check_candidate",
+    "clear_baselines",
 ]

@@ -18,6 +18,7 @@ class TimingConfig:
     eager: bool = True
     compile: bool = True  # time torch.compile(Model) too
     use_cache: bool = True  # reuse cached eager/compile baselines for the same task and machine
+    refresh: bool = False  # time the baselines again and replace the cached ones (with use_cache)
     # benchmarks only: break each timed call down (the judge's round trip and copy, and the
     # candidate process's own, untrusted, event time) into ``Timing.diagnostics``
     diagnostics: bool = False

@@ -75,6 +75,24 @@ class _JsonCache:
         except (OSError, json.JSONDecodeError):
             return None
 
+    def all(self) -> dict:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, json.JSONDecodeError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def drop(self, keep) -> int:
+        """Remove the entries for which ``keep(key, value)`` is false; returns how many went."""
+        with self._locked():
+            data = self.all()
+            kept = {k: v for k, v in data.items() if keep(k, v)}
+            if len(kept) != len(data):
+                tmp = self.path.with_suffix(f".tmp{os.getpid()}")
+                tmp.write_text(json.dumps(kept, indent=1, sort_keys=True))
+                os.replace(tmp, self.path)
+            return len(data) - len(kept)
+
     def put(self, key: str, value) -> None:
         with self._locked():
             try:
@@ -86,6 +104,34 @@ class _JsonCache:
             tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
             os.replace(tmp, self.path)
 
+
+
+def baseline_entries(cache_dir: Path | str | None = None) -> list[dict]:
+    """The cached eager/torch.compile baselines (``kmosaic baselines list``): one dict per entry,
+    with the parts of its key (task hash, device, GPU or CPU name, timed calls, warm-up, torch)."""
+    path = Path(cache_dir or default_cache_dir()) / "baselines.json"
+    if not path.exists():
+        return []
+    rows = []
+    for key, entry in sorted(_JsonCache(path).all().items()):
+        parts = key.split("|")
+        row = {"key": key, "task_sha256": parts[0], "device": parts[1] if len(parts) > 1 else None,
+               "device_name": parts[2] if len(parts) > 2 else None}
+        for p in parts[3:]:
+            if p.startswith(("n=", "w=")):
+                row["n" if p[0] == "n" else "warmup"] = int(p[2:]) if p[2:].isdigit() else p[2:]
+            elif p.startswith("torch="):
+                row["torch"] = p[6:]
+        rows.append({**row, **(entry if isinstance(entry, dict) else {"value": entry})})
+    return rows
+
+
+def clear_baselines(cache_dir: Path | str | None = None, task_sha256: str | None = None) -> int:
+    """Remove cached baselines (all, or those of one task by its hash prefix); returns how many."""
+    path = Path(cache_dir or default_cache_dir()) / "baselines.json"
+    if not path.exists():
+        return 0
+    return _JsonCache(path).drop(lambda k, v: task_sha256 is not None and not k.startswith(task_sha256))
 
 class Verifier:
     """Verify candidates against tasks on one device kind.
@@ -176,7 +222,7 @@ class Verifier:
         timing = timing or TimingConfig()
         req = VerifyRequest(candidate="", task=task, timing=timing)
         key = self._baseline_key(req)
-        hit = self.cached_baseline(task, timing) if use_cache else None
+        hit = self.cached_baseline(task, timing) if use_cache and not timing.refresh else None
         if hit:
             return {**hit, "cached": True}
         if self.device == "cuda":
@@ -264,7 +310,8 @@ class Verifier:
         given = req.baselines
         use_cache = req.timing.enabled and req.timing.use_cache and given is None
         bkey = self._baseline_key(req) if use_cache else ""
-        cached = self.baselines.get(bkey) if use_cache else None
+        # refresh: measured again in this verdict, and the new times replace the cached ones
+        cached = self.baselines.get(bkey) if use_cache and not req.timing.refresh else None
         if given is not None:
             job.baselines = {"eager_ms": given.get("eager_ms"), "compile_ms": given.get("compile_ms")}
         elif cached:
