@@ -4,7 +4,7 @@ function; no other package imports this one.
 * ``common``: consoles, failing with exit 2, the choices as enums, the shared option groups
   and the path checks.
 * ``progress``: the one progress display for runs of many episodes, and Ctrl-C handling.
-* ``verify`` (verify, tasks list|check), ``loop`` (solve, generate, bench, serve-scripted),
+* ``verify`` (verify, baselines list|clear, tasks list|check), ``loop`` (solve, generate, bench, serve-scripted),
   ``data`` (export, train, report, guidance), ``tasks`` and ``publish`` (task-set curation),
   ``episode`` (episode ..., mcp).
 """

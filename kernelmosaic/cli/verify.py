@@ -1,4 +1,4 @@
-"""``kmosaic verify`` and ``kmosaic tasks list|check``."""
+"""``kmosaic verify``, ``kmosaic baselines list|clear`` and ``kmosaic tasks list|check``."""
 
 from __future__ import annotations
 
