@@ -28,7 +28,6 @@ import sys
 import tempfile
 import time
 import types
-import contextlib
 import importlib.util
 import random
 from pathlib import Path
@@ -196,7 +195,6 @@ class Judge:
         self._rng = random.SystemRandom()  # which timed calls get a full check
         # no process start works on this GPU while the judge times on it (quiet.py)
         self.quiet = quiet.Quiet(spec.device)
-        self.quiet_waits: list[float] = []
 
     def phase(self, name: str) -> None:
         if self.emit:
@@ -703,15 +701,6 @@ class Judge:
             out[key]["calls"] = len(rows)
         return out
 
-    @contextlib.contextmanager
-    def quiet_gpu(self):
-        """The GPU to this judge alone for a timing loop: no process start works on it meanwhile
-        (quiet.py). The waits go into the diagnostics; a loop timed without it gets a note."""
-        with self.quiet.exclusive() as waited:
-            if waited is not None:
-                self.quiet_waits.append(round(waited, 4))
-            yield
-
     def time_process(self, proc: CandidateProcess, sets: "TimingSets", overhead: float, what: str,
                      flush, check: bool) -> tuple[list[float], int, int]:
         """``n`` timed calls after ``warmup`` untimed ones. The buffers are refilled from the input
@@ -726,7 +715,7 @@ class Judge:
         times: list[float] = []
         checked = sampled = 0
         big = sum(t.numel() for t in flatten(sets[0][1]) if isinstance(t, torch.Tensor)) > SAMPLE_ABOVE
-        with self.quiet_gpu():
+        with self.quiet.exclusive():  # no process start works on this GPU meanwhile
             for i in range(max(warmup, len(sets)) + n):
                 j = i % len(sets)
                 inputs, answer = sets[j]
@@ -758,7 +747,7 @@ class Judge:
         s = self.slot("check", *sets[0], proc)
         s.fill(sets[0][0])
         ts = []
-        with self.quiet_gpu():
+        with self.quiet.exclusive():
             for _ in range(CALIBRATION_CALLS + 3):
                 ms, reply = self.timed_call(proc, s, "null", flush)
                 if reply.get("event") != "done":
@@ -839,7 +828,7 @@ class Judge:
             self.phases["baselines"] = round(time.perf_counter() - t_base, 4)
         if self.spec.timing.diagnostics:
             result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads, "setup_s": self.diag_setup,
-                                     "quiet_waits_s": self.quiet_waits}
+                                     "quiet_waits_s": self.quiet.waits}
         if self.quiet.unquiet:
             self.notes.append(f"{self.quiet.unquiet} timing loop(s) ran while other processes may have been starting on this GPU "
                               f"(its quiet lock was not free within {quiet.WAIT_S:g} s): times may read high")

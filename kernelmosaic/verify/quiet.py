@@ -91,25 +91,28 @@ def shared(fd: int | None, timeout: float = START_WAIT_S):
 
 
 class Quiet:
-    """The judge's side: ``with quiet.exclusive() as waited:`` around a timing loop. ``waited`` is
-    the seconds spent waiting for starts to finish, or None when the GPU could not be had quiet
-    (no lock on this device, or a start held it past ``WAIT_S``)."""
+    """The judge's side: ``with quiet.exclusive():`` around a timing loop. ``waits`` holds the
+    seconds each loop waited for starts to leave the GPU; ``unquiet`` counts the loops timed
+    without the lock after ``WAIT_S`` (none are counted where the device has no lock)."""
 
     def __init__(self, device: str):
         self.fd = open_lock(lock_path(device))
-        self.unquiet = 0  # timing loops run without the lock after waiting WAIT_S
+        self.waits: list[float] = []
+        self.unquiet = 0
 
     @contextlib.contextmanager
     def exclusive(self):
         if self.fd is None:
-            yield None
+            yield
             return
         t0 = time.monotonic()
         got = acquire(self.fd, True, WAIT_S)
-        if not got:
+        if got:
+            self.waits.append(round(time.monotonic() - t0, 4))
+        else:
             self.unquiet += 1
         try:
-            yield (time.monotonic() - t0) if got else None
+            yield
         finally:
             if got:
                 release(self.fd)

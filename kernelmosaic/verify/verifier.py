@@ -70,10 +70,7 @@ class _JsonCache:
                 fcntl.flock(lk, fcntl.LOCK_UN)
 
     def get(self, key: str):
-        try:
-            return json.loads(self.path.read_text()).get(key)
-        except (OSError, json.JSONDecodeError):
-            return None
+        return self.all().get(key)
 
     def all(self) -> dict:
         try:
@@ -82,28 +79,26 @@ class _JsonCache:
             return {}
         return data if isinstance(data, dict) else {}
 
+    def _write(self, data: dict) -> None:
+        # under _locked(): a whole new file, renamed over the old one, so readers never see half
+        tmp = self.path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        os.replace(tmp, self.path)
+
+    def put(self, key: str, value) -> None:
+        with self._locked():
+            data = self.all()
+            data[key] = value
+            self._write(data)
+
     def drop(self, keep) -> int:
         """Remove the entries for which ``keep(key, value)`` is false; returns how many went."""
         with self._locked():
             data = self.all()
             kept = {k: v for k, v in data.items() if keep(k, v)}
             if len(kept) != len(data):
-                tmp = self.path.with_suffix(f".tmp{os.getpid()}")
-                tmp.write_text(json.dumps(kept, indent=1, sort_keys=True))
-                os.replace(tmp, self.path)
+                self._write(kept)
             return len(data) - len(kept)
-
-    def put(self, key: str, value) -> None:
-        with self._locked():
-            try:
-                data = json.loads(self.path.read_text())
-            except (OSError, json.JSONDecodeError):
-                data = {}
-            data[key] = value
-            tmp = self.path.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-            os.replace(tmp, self.path)
-
 
 
 def baseline_entries(cache_dir: Path | str | None = None) -> list[dict]:

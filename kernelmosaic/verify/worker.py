@@ -95,7 +95,7 @@ def main() -> None:
 
     def refill_ref():
         nonlocal warm_ref
-        if warm_ref is None and args.build_dir and args.warm >= 2 and jobs_left > 0:
+        if warm_ref is None and args.build_dir and args.device == "cuda" and jobs_left > 0:
             warm_ref = procs.CandidateProcess(args.device, args.build_dir, role="reference")
 
     refill_ref()
