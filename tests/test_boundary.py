@@ -494,3 +494,27 @@ def test_spinning_receive_gets_replies_and_closed_channels():
     with pytest.raises(ChannelClosed):
         judge.recv_json(timeout=10, spin=0.5)
     judge.close()
+
+
+def test_restarted_candidate_process_gets_a_fresh_workdir(tmp_path):
+    """A process restarted without a layer the device refused runs under a new user id: folders its
+    predecessor made in the shared workdir (CuPy's cache) would be unwritable to it. On the H200 the
+    first nvrtc verdict of every new pool failed that way; the restart now starts from an empty one."""
+    from kernelmosaic.verify.procs import CandidateProcess
+
+    build = tmp_path / "build"
+    build.mkdir()
+    p = CandidateProcess("cpu", str(build))
+    try:
+        assert p.wait_ready(120)["event"] == "ready"
+        left = p.workdir / "cupy"
+        left.mkdir()
+        os.chown(left, 4_000_000, 4_000_000) if os.geteuid() == 0 else None
+        os.chmod(left, 0o700)
+        p.kill()
+        p.ready = None
+        p._start(p.want)
+        assert p.wait_ready(120)["event"] == "ready"
+        assert not left.exists()
+    finally:
+        p.close()

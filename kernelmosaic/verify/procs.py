@@ -81,6 +81,12 @@ class CandidateProcess:
     def _start(self, want: list[str]) -> None:
         self.want = list(want)
         self.spawned = time.monotonic()
+        if any(self.workdir.iterdir()):
+            # a restart (a layer the device refused): the next process gets a user id of its own
+            # and could not write into the folders the last one made (CuPy's cache, found on the
+            # H200: the first nvrtc verdict of every new pool failed with PermissionError)
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir.mkdir(exist_ok=True)
         os.chmod(self.root, 0o755)
         self.ch, theirs = Channel.pair()
         # the reference process runs the task's own code only; torch.compile of it calls compilers
