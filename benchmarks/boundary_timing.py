@@ -114,8 +114,8 @@ def main() -> None:
     ap.add_argument("--diagnostics", action="store_true", help="break each timed call down (TimingConfig.diagnostics)")
     ap.add_argument("--mps", action="store_true", help="also time across the boundary under an MPS daemon of our own "
                     "(the candidate's own-uid layer off: an MPS server serves one user)")
-    ap.add_argument("--no-spin", action="store_true", help="also time across the boundary with the judge and the candidate process asleep while "
-                    "they wait for each other (TimingConfig.spin_ms=0, the verifier before they busy-waited)")
+    ap.add_argument("--no-spin", action="store_true", help="also time across the boundary with the judge asleep while "
+                    "it waits for each reply (TimingConfig.spin_ms=0, the verifier before it busy-waited)")
     a = ap.parse_args()
     from kernelmosaic.task import Task
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest

@@ -584,18 +584,12 @@ def main() -> None:
         os._exit(3)
     ch.send_json({"event": "ready", "ok": True, "sandbox": sandbox, "pid": os.getpid(),
                   "startup_s": round(time.perf_counter() - t0, 3), "startup_parts": parts})
-    spin = 0.0
     while True:
         try:
-            msg, fds = ch.recv_pickle(spin=spin)
+            msg, fds = ch.recv_pickle()
         except ChannelClosed:
             break
         op = msg.get("op")
-        # after a timed or empty call on the GPU, wait for the next request awake (``spin_ms``):
-        # between timed calls the judge checks the output, and a process asleep that long wakes
-        # later than one asleep between the back-to-back empty calls that measure the overhead, a
-        # difference that went to the candidate's time (0.1-0.3 ms a call on the H200)
-        spin = min(max(float(msg.get("spin") or 0.0), 0.0), 1.0) if op == "call" else 0.0
         if op == "exit":
             break
         if op == "load":

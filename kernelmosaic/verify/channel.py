@@ -121,9 +121,9 @@ class Channel:
         fds, self._fds = self._fds[:nfds], self._fds[nfds:]
         return payload, fds
 
-    def recv_pickle(self, timeout: float | None = None, spin: float = 0.0):
+    def recv_pickle(self, timeout: float | None = None):
         """Candidate side: a message from the judge, with the file descriptors sent beside it."""
-        payload, fds = self._recv(timeout, None, spin)
+        payload, fds = self._recv(timeout, None)
         return pickle.loads(payload), fds
 
     def recv_json(self, timeout: float | None = None, spin: float = 0.0) -> dict:
