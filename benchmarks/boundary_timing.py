@@ -19,7 +19,6 @@ summary: the ratio boundary / in-process per kernel, and its median over kernels
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import statistics
@@ -114,8 +113,6 @@ def main() -> None:
     ap.add_argument("--diagnostics", action="store_true", help="break each timed call down (TimingConfig.diagnostics)")
     ap.add_argument("--mps", action="store_true", help="also time across the boundary under an MPS daemon of our own "
                     "(the candidate's own-uid layer off: an MPS server serves one user)")
-    ap.add_argument("--no-spin", action="store_true", help="also time across the boundary with the judge asleep while "
-                    "it waits for each reply (TimingConfig.spin_ms=0, the verifier before it busy-waited)")
     a = ap.parse_args()
     from kernelmosaic.task import Task
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
@@ -137,8 +134,7 @@ def main() -> None:
     timing = TimingConfig(enabled=True, n=a.n, warmup=a.warmup, compile=False, use_cache=False, diagnostics=a.diagnostics)
 
     def boundary(v, g, task, cand_file, variant):
-        t_cfg = dataclasses.replace(timing, spin_ms=0.0) if variant == "boundary_nospin" else timing
-        verdict = v.verify(VerifyRequest(candidate=Path(cand_file).read_text(), task=task, backend="nvrtc", timing=t_cfg))
+        verdict = v.verify(VerifyRequest(candidate=Path(cand_file).read_text(), task=task, backend="nvrtc", timing=timing))
         t = verdict.timing
         return {"variant": variant, "status": verdict.status, "boundary_candidate_ms": t.candidate_ms if t else None,
                 "boundary_eager_ms": t.eager_ms if t else None, "overhead_ms": t.overhead_ms if t else None,
@@ -159,8 +155,6 @@ def main() -> None:
             emit({"task": g["task"], "inprocess_candidate_ms": ip_c["median_ms"], "inprocess_candidate_host_ms": ip_c["host_median_ms"],
                   "inprocess_eager_ms": ip_e["median_ms"], "inprocess_eager_host_ms": ip_e["host_median_ms"],
                   **boundary(v, g, task, cand_file, "boundary")})
-            if a.no_spin:
-                emit({"task": g["task"], **boundary(v, g, task, cand_file, "boundary_nospin")})
     if a.mps:
         root = Path(tempfile.mkdtemp(prefix="kmosaic-mps-"))
         os.chmod(root, 0o755)
@@ -178,7 +172,7 @@ def main() -> None:
             stop_mps(env)
     summary = {"event": "summary"}
     by_task = {r["task"]: r for r in rows if r.get("variant") == "boundary"}
-    for variant in ("boundary", "boundary_nospin", "boundary_mps"):
+    for variant in ("boundary", "boundary_mps"):
         ok = [r for r in rows if r.get("variant") == variant and r.get("boundary_candidate_ms")]
         ip = [(r, by_task[r["task"]]) for r in ok if r["task"] in by_task]
         ratios = [r["boundary_candidate_ms"] / b["inprocess_candidate_ms"] for r, b in ip if b["inprocess_candidate_ms"] >= 1.0]

@@ -78,44 +78,31 @@ class Channel:
         self._send(json.dumps(obj, default=str, allow_nan=True).encode())
 
     # -- receiving ----------------------------------------------------------------------------------
-    def _fill(self, n: int, deadline: float | None, spin_until: float | None = None) -> None:
+    def _fill(self, n: int, deadline: float | None) -> None:
         while len(self._buf) < n:
-            if spin_until is not None and time.perf_counter() < spin_until:
-                # busy-wait (the judge's timed calls only): a process that sleeps in recvmsg through
-                # a call of milliseconds wakes tens to hundreds of microseconds after the reply
-                # lands (scheduler and idle-state exit), a delay the short empty call used to
-                # calibrate the overhead does not pay, so it would be charged to the candidate
-                try:
-                    data, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 20, 64, socket.MSG_DONTWAIT)
-                except BlockingIOError:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ChannelTimeout()
+                r, _, _ = select.select([self.sock], [], [], min(left, 1.0))
+                if not r:
                     continue
-                except (ConnectionResetError, OSError) as e:
-                    raise ChannelClosed(str(e)) from None
-            else:
-                if deadline is not None:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise ChannelTimeout()
-                    r, _, _ = select.select([self.sock], [], [], min(left, 1.0))
-                    if not r:
-                        continue
-                try:
-                    data, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 20, 64)
-                except (ConnectionResetError, OSError) as e:
-                    raise ChannelClosed(str(e)) from None
+            try:
+                data, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 20, 64)
+            except (ConnectionResetError, OSError) as e:
+                raise ChannelClosed(str(e)) from None
             self._fds.extend(fds)
             if not data:
                 raise ChannelClosed("end of file")
             self._buf += data
 
-    def _recv(self, timeout: float | None, limit: int | None, spin: float = 0.0) -> tuple[bytes, list[int]]:
+    def _recv(self, timeout: float | None, limit: int | None) -> tuple[bytes, list[int]]:
         deadline = None if timeout is None else time.monotonic() + timeout
-        spin_until = time.perf_counter() + spin if spin > 0 else None
-        self._fill(_HEAD.size, deadline, spin_until)
+        self._fill(_HEAD.size, deadline)
         size, nfds = _HEAD.unpack(self._buf[: _HEAD.size])
         if limit is not None and size > limit:
             raise ProtocolError(f"a message of {size} bytes (the limit is {limit})")
-        self._fill(_HEAD.size + size, deadline, spin_until)
+        self._fill(_HEAD.size + size, deadline)
         payload = self._buf[_HEAD.size: _HEAD.size + size]
         self._buf = self._buf[_HEAD.size + size:]
         fds, self._fds = self._fds[:nfds], self._fds[nfds:]
@@ -126,10 +113,9 @@ class Channel:
         payload, fds = self._recv(timeout, None)
         return pickle.loads(payload), fds
 
-    def recv_json(self, timeout: float | None = None, spin: float = 0.0) -> dict:
-        """Judge side: a candidate's reply, parsed as JSON data (never unpickled). ``spin``: seconds
-        to busy-wait for it before sleeping."""
-        payload, fds = self._recv(timeout, MAX_REPLY, spin)
+    def recv_json(self, timeout: float | None = None) -> dict:
+        """Judge side: a candidate's reply, parsed as JSON data (never unpickled)."""
+        payload, fds = self._recv(timeout, MAX_REPLY)
         for fd in fds:  # the candidate has no business sending descriptors
             os.close(fd)
         try:

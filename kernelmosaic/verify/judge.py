@@ -450,8 +450,7 @@ class Judge:
         msg = {"op": "call", "slot": s.name, "mode": mode, "what": what}
         if self.spec.timing.diagnostics and mode in ("timed", "null"):
             msg["diag"] = True
-        spin = min(max(float(self.spec.timing.spin_ms), 0.0), 1000.0) / 1e3 if mode in ("timed", "null") and self.device.type == "cuda" else 0.0
-        return (proc or self.cand).request(msg, what=what, spin=spin)
+        return (proc or self.cand).request(msg, what=what)
 
     def fail_from_reply(self, reply: dict) -> None:
         """Turn a candidate process's error reply into the job's failure."""

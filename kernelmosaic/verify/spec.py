@@ -22,11 +22,6 @@ class TimingConfig:
     # benchmarks only: break each timed call down (the judge's round trip and copy, and the
     # candidate process's own, untrusted, event time) into ``Timing.diagnostics``
     diagnostics: bool = False
-    # on the GPU, how long the judge busy-waits for the reply to a timed or empty call before it
-    # sleeps (0: never). A judge asleep through a call of milliseconds wakes late, and its empty
-    # call, too short to sleep deeply, does not pay that delay: 0.1-0.2 ms a call on the H200 went
-    # to the candidate. Off on the CPU, where the spinning core is one the candidate could use.
-    spin_ms: float = 20.0
 
 
 @dataclass

@@ -351,9 +351,7 @@ class Verifier:
 
     def _baseline_key(self, req: VerifyRequest) -> str:
         tol = json.dumps(req.tolerances, sort_keys=True)
-        return f"{req.task.sha256}|{self.device}|{self._device_name}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}" + (
-            # times taken with the judge busy-waiting read lower than those taken asleep (GPU only)
-            f"|spin={req.timing.spin_ms:g}" if self.device == "cuda" else "")
+        return f"{req.task.sha256}|{self.device}|{self._device_name}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}"
 
     @staticmethod
     @functools.lru_cache(maxsize=1)
