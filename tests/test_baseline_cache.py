@@ -53,19 +53,75 @@ def test_cli(tmp_path):
     assert r.exit_code == 0 and baseline_entries(cache) == []
 
 
+def _key(v: Verifier, timing: TimingConfig) -> str:
+    from kernelmosaic.verify import VerifyRequest
+
+    return v._baseline_key(VerifyRequest(candidate="", task=RELU, timing=timing))
+
+
 def test_refresh_replaces_a_cached_baseline(tmp_path):
     """A cached eager time planted as if from a busy machine is served until a refresh, which
-    times it again (in a process that never ran candidate code) and replaces it."""
-    timing = TimingConfig(enabled=True, n=5, warmup=1, compile=False)
+    times it again (in a process that never ran candidate code) and replaces it, or, if the new
+    measurement is too noisy to keep, drops it."""
+    timing = TimingConfig(enabled=True, n=12, warmup=1, compile=False)
+    path = tmp_path / "baselines.json"
     with Verifier(device="cpu", workers=1, cache_dir=tmp_path, prewarm=False) as v:
-        first = v.baseline(RELU, timing)
-        assert not first["cached"] and first["eager_ms"] > 0
-        path = tmp_path / "baselines.json"
-        data = json.loads(path.read_text())
-        (key,) = data
-        data[key]["eager_ms"] = 999.0
-        path.write_text(json.dumps(data))
+        key = _key(v, timing)
+        path.write_text(json.dumps({key: {"eager_ms": 999.0, "eager_spread": 0.01, "steady": True,
+                                          "timed_at": "2026-11-30T00:00:00Z"}}))
         assert v.baseline(RELU, timing)["eager_ms"] == 999.0  # the cache is trusted as it stands
-        fresh = v.baseline(RELU, TimingConfig(enabled=True, n=5, warmup=1, compile=False, refresh=True))
-        assert not fresh["cached"] and fresh["eager_ms"] < 999.0
-        assert json.loads(path.read_text())[key]["eager_ms"] == fresh["eager_ms"]
+        fresh = v.baseline(RELU, TimingConfig(enabled=True, n=12, warmup=1, compile=False, refresh=True))
+        assert not fresh["cached"] and fresh["eager_ms"] < 999.0 and fresh["attempts"] >= 1
+        kept = json.loads(path.read_text())
+        if fresh["stored"]:
+            assert kept[key]["eager_ms"] == fresh["eager_ms"] and kept[key]["steady"] is True
+        else:  # this machine was too busy for a steady measurement: nothing is kept
+            assert fresh["steady"] is False and key not in kept
+
+
+def test_entries_from_before_the_noise_check_are_timed_again(tmp_path):
+    timing = TimingConfig(enabled=True, n=12, warmup=1, compile=False)
+    with Verifier(device="cpu", workers=1, cache_dir=tmp_path, prewarm=False) as v:
+        (tmp_path / "baselines.json").write_text(json.dumps({_key(v, timing): {"eager_ms": 999.0, "eager_cv": 0.9}}))
+        assert v.cached_baseline(RELU, timing) is None
+        assert v.baseline(RELU, timing)["eager_ms"] < 999.0
+
+
+NOISY = RELU.source.replace("return torch.relu(x)", """import random, time
+        # a forward whose time swings between ~0 and 30 ms at random: no run of it is steady
+        time.sleep(random.choice((0.0, 0.0, 0.03)))
+        return torch.relu(x)""")
+
+
+def test_a_noisy_baseline_is_timed_again_and_never_cached(tmp_path):
+    """A baseline whose round trips spread wider than BASELINE_MAX_SPREAD is timed again, up to
+    BASELINE_ATTEMPTS runs, reported with its spread and not cached; the verdict says where its
+    baselines came from."""
+    from kernelmosaic.task import Task
+    from kernelmosaic.verify import VerifyRequest
+    from kernelmosaic.verify.spec import BASELINE_ATTEMPTS, BASELINE_MAX_SPREAD
+
+    assert "time.sleep" in NOISY
+    task = Task(name="noisy_relu", source=NOISY)
+    cand = (ROOT / "tests" / "adversarial" / "control_relu_cc.py").read_text()
+    timing = TimingConfig(enabled=True, n=12, warmup=1, compile=False)
+    with Verifier(device="cpu", workers=1, cache_dir=tmp_path, prewarm=False) as v:
+        b = v.baseline(task, timing)
+        assert b["attempts"] == BASELINE_ATTEMPTS and b["eager_spread"] > BASELINE_MAX_SPREAD
+        assert b["steady"] is False and not b["stored"]
+        assert baseline_entries(tmp_path) == []
+        verdict = v.verify(VerifyRequest(candidate=cand, task=task, backend="cpp", timing=timing))
+        assert verdict.status == "correct", verdict.error
+        src = verdict.timing.baseline
+        assert src.source == "measured" and src.steady is False and not src.cached
+        # a verdict times its baselines once (three runs in every verdict would triple a busy
+        # machine's load); the dedicated baseline job above tried three times
+        assert src.attempts == 1 and src.eager_spread > BASELINE_MAX_SPREAD and src.timed_at
+        assert any("stayed noisy" in n for n in verdict.notes)
+        assert baseline_entries(tmp_path) == []
+        # the same verdict on the steady task is cached, and the next one says it came from the cache
+        first = v.verify(VerifyRequest(candidate=cand, task=RELU, backend="cpp", timing=timing))
+        if first.timing.baseline.steady:
+            assert first.timing.baseline.cached and len(baseline_entries(tmp_path)) == 1
+            again = v.verify(VerifyRequest(candidate=cand, task=RELU, backend="cpp", timing=timing))
+            assert again.timing.baseline.source == "cache" and again.timing.baseline.timed_at == first.timing.baseline.timed_at

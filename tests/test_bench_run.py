@@ -109,9 +109,13 @@ def test_agent_mode(runs):
         assert [t.stage for t in relu] == ["implement", "repair", "repair", "optimize"]
         assert "COMPILE ERROR" in relu[1].messages[-1]["content"]  # feedback went back to the model
         assert [t.verdict.status for t in st.turns(eps[UNSOLVED].episode_id)] == ["invalid_candidate"] * 3
-        # every timed verdict used the baselines measured up front, from the cache
+        # every timed verdict used the baselines measured up front, from the cache, unless the
+        # machine was too busy for them to be cached (then each verdict timed them again)
         timed = [t.verdict.to_dict() for e in eps.values() for t in st.turns(e.episode_id) if t.verdict.timing]
-        assert timed and all(any("baselines from the cache" in n for n in v["notes"]) for v in timed)
+        noisy = "too noisy to cache" in r.stdout
+        assert timed and all(v["timing"]["baseline"]["source"] in (("cache", "measured") if noisy else ("cache",)) for v in timed)
+        assert all(any("baselines from the cache" in n for n in v["notes"]) for v in timed
+                   if v["timing"]["baseline"]["source"] == "cache")
         assert all(v["timing"]["eager_ms"] and v["timing"]["compile_ms"] for v in timed)
     m = compute_metrics(runs["dir"] / "agent.db", rid)
     assert m.levels[1].correct_pct == 100.0 and m.levels[2].correct_pct == 0.0

@@ -89,6 +89,12 @@ def test_cache_poisoning_is_refused_and_the_control_is_unchanged(verifier):
     library in the build cache (on main: the next honest candidate judged incorrect). The control
     runs before and after: same verdict, same eager baseline, and the cache's files unchanged."""
     cache = verifier.cache_dir
+    # a baseline in the cache to attack: on a machine too busy for a steady measurement it would
+    # not be kept (a noisy baseline is never cached), so the measured one is put there as steady
+    b = verifier.baseline(RELU, TIMED)
+    if not b.get("cached") and not b.get("stored"):
+        verifier.baselines.put(verifier._baseline_key(VerifyRequest(candidate="", task=RELU, timing=TIMED)),
+                               {k: v for k, v in b.items() if k not in ("cached", "stored")} | {"steady": True})
     before = verifier.verify(VerifyRequest(candidate=HONEST, task=RELU, backend="cpp", timing=TIMED))
     assert before.status == "correct", before.error
     files_before = _files(cache)

@@ -128,7 +128,9 @@ def verdict(status, task, speedup=None, env=H100):
          "mismatch": None, "rejections": [], "timing": None, "phases_s": {}, "env": dict(env), "notes": []}
     if speedup is not None:
         v["timing"] = {"candidate_ms": 1.0 / speedup, "eager_ms": 1.0, "compile_ms": 0.8,
-                       "speedup_eager": speedup, "speedup_compile": 0.8 * speedup, "cv": 0.01, "n": 20}
+                       "speedup_eager": speedup, "speedup_compile": 0.8 * speedup, "cv": 0.01, "n": 20,
+                       "baseline": {"source": "cache", "timed_at": "2026-12-01T00:00:00Z", "device_name": "NVIDIA H100",
+                                    "torch": "2.11.0", "eager_spread": 0.03, "steady": True, "cached": True}}
     return v
 
 
@@ -249,6 +251,9 @@ def test_iterative_view(env):
     relu = got[env["eids"]["level1/relu"]]
     assert relu["best_turn"] == 3 and relu["n_turns"] == 4 and relu["speedup_eager"] == pytest.approx(2.0)
     assert relu["model"] == "coder-a-7b" and relu["backend"] == "cuda"
+    # every speedup carries where its baseline came from
+    assert relu["baseline"] == {"source": "cache", "timed_at": "2026-12-01T00:00:00Z", "device_name": "NVIDIA H100",
+                                "torch": "2.11.0", "eager_spread": 0.03, "steady": True}
     assert relu["final_code"] == code_for("level1/relu", 3)
     m = relu["messages"]
     assert m[0] == {"role": "system", "content": SYSTEM} and m[1]["role"] == "user"
@@ -294,7 +299,7 @@ def test_steps_view(env):
     assert {k: (r["kind"], r["before_status"], r["after_status"]) for k, r in got.items()} == expect
     assert res.kinds == {"optimize": 3, "repair": 3}
     r = got[(e["level1/softmax"], 1)]
-    assert r["speedup_eager"] == pytest.approx(3.0)
+    assert r["speedup_eager"] == pytest.approx(3.0) and r["baseline"]["source"] == "cache"
     assert r["messages"][-1]["content"].startswith("Attempt 1 for level1/softmax")
     assert "FEEDBACK level1/softmax turn 0" in r["messages"][-2]["content"]
 

@@ -268,4 +268,4 @@ def test_cli_bench_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
     assert v["status"] == "correct" and t["eager_ms"] == 123.0 and t["compile_ms"] is None
     assert t["speedup_eager"] == pytest.approx(123.0 / t["candidate_ms"])
     assert any("KernelBench's stored ones" in n for n in v["notes"])
-    assert not any("from the cache" in n for n in v["notes"])
+    assert not any("from the cache" in n for n in v["notes"]) and t["baseline"]["source"] == "given"

@@ -124,6 +124,8 @@ class BenchResult:
     baselines_cached: int
     baseline_errors: dict[str, str]
     episodes_pending: int
+    # measured but too noisy to cache (spread over the limit): each verdict times these again
+    baselines_noisy: int = 0
 
 
 def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Store, cfg: BenchConfig, *,
@@ -171,7 +173,7 @@ def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Sto
     store.start_run(model=llm.name, settings=settings, task_set=task_set, run_id=run_id)
     pending = store.pending(run_id, [t.key for t in tasks], cfg.samples)
     pending_keys = {k for k, _ in pending}
-    measured = cached = 0
+    measured = cached = noisy = 0
     errors: dict[str, str] = {}
     if stored is not None:
         # they travel with the episode config, so Ray actors apply them as the local lanes do
@@ -184,13 +186,14 @@ def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Sto
             on_start(n_cold, len(pending))
 
         def got(t, b, err):
-            nonlocal measured, cached
+            nonlocal measured, cached, noisy
             if err is not None:
                 errors[t.key] = err
             elif b.get("cached"):
                 cached += 1
             else:
                 measured += 1
+                noisy += int(b.get("steady") is False)
             if on_baseline is not None:
                 on_baseline(t, b, err)
 
@@ -202,4 +205,4 @@ def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Sto
         generate(tasks, llm, verifier, store, ep_cfg, run_id=run_id, samples=cfg.samples, concurrency=cfg.concurrency,
                  task_set=task_set, on_turn=on_turn, on_episode=on_episode, **(runner_kwargs or {}))
     return BenchResult(run_id=run_id, tasks=len(tasks), baselines_measured=measured, baselines_cached=cached,
-                       baseline_errors=errors, episodes_pending=len(pending))
+                       baseline_errors=errors, episodes_pending=len(pending), baselines_noisy=noisy)

@@ -138,6 +138,12 @@ def render_verdict(v, candidate: str = "") -> None:
                 checked += f" in full and {tm.sampled_calls} on random elements"
             over = f", empty-call overhead {tm.overhead_ms:.4f} ms taken off" if tm.overhead_ms is not None else ""
             out.print(f"[dim]candidate CV {tm.cv:.3f} over {tm.n} timed calls{checked}{over}[/]")
+        b = tm.baseline
+        if b is not None and b.source in ("measured", "cache"):
+            spreads = "/".join(f"{x:.3f}" for x in (b.eager_spread, b.compile_spread) if x is not None) or "-"
+            kept = "cached" if b.cached else "not cached (too noisy)" if b.steady is False else "not cached"
+            out.print(f"[dim]baselines: {'measured in this verdict' if b.source == 'measured' else 'from the cache'}, "
+                      f"timed {b.timed_at or '?'} on {b.device_name or '?'}, spread {spreads}, {kept}[/]")
     if v.phases_s:
         out.print("[dim]phases: " + ", ".join(f"{k} {s:.2f}s" for k, s in v.phases_s.items()) + "[/]")
     if v.isolation and v.isolation.layers:
@@ -215,12 +221,12 @@ def baselines_list(
     if not rows:
         out.print("no cached baselines")
         return
-    table = Table("task sha256", "device", "n", "eager ms", "eager cv", "compile ms", "timed at", "torch")
+    table = Table("task sha256", "device", "n", "eager ms", "eager spread", "compile ms", "timed at", "torch")
     for r in rows:
         def num(k, fmt="{:.4f}"):
             return fmt.format(r[k]) if isinstance(r.get(k), (int, float)) else "-"
         table.add_row(str(r.get("task_sha256", ""))[:12], str(r.get("device_name") or r.get("device") or ""), str(r.get("n", "")),
-                      num("eager_ms"), num("eager_cv", "{:.3f}"), num("compile_ms"), str(r.get("timed_at", "")), str(r.get("torch", "")))
+                      num("eager_ms"), num("eager_spread", "{:.3f}") if r.get("steady") else "(unchecked: timed again)", num("compile_ms"), str(r.get("timed_at", "")), str(r.get("torch", "")))
     out.print(table)
 
 

@@ -57,6 +57,8 @@ _EPISODE_COLUMNS = [
     ("speedup_compile", "float64 (nullable)", "best turn's speedup over torch.compile"),
     ("backend", "string (nullable)", "verifier backend (cuda, triton, ...)"),
     ("final_code", "string (nullable)", "the best turn's extracted code"),
+    ("baseline", "struct (nullable)", "where the best turn's eager/compile times came from: {source (measured, cache, "
+     "given), timed_at, device_name, torch, eager_spread, steady}"),
 ]
 _STEP_COLUMNS = [
     ("messages", "list of {role, content}", "turn i+1's recorded context plus its reply"),
@@ -70,6 +72,7 @@ _STEP_COLUMNS = [
     ("before_status", "string", "verdict status of turn i"),
     ("after_status", "string", "verdict status of turn i+1"),
     ("speedup_eager", "float64 (nullable)", "after-turn's speedup over PyTorch eager"),
+    ("baseline", "struct (nullable)", "where the after-turn's eager time came from (as in the episode views)"),
 ]
 
 
@@ -130,6 +133,19 @@ def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict],
 def _timing(t: TurnRecord, name: str) -> float | None:
     """One of the turn's timing numbers (None: untimed or not a finite number)."""
     return _num(getattr(t.verdict.timing, name, None))
+
+
+_BASELINE_FIELDS = ("source", "timed_at", "device_name", "torch", "eager_spread", "steady")
+
+
+def _baseline(t: TurnRecord) -> dict[str, Any] | None:
+    """The provenance of a turn's baselines (verdict.BaselineSource), so that a speedup can be weighed."""
+    b = getattr(t.verdict.timing, "baseline", None)
+    if b is None:
+        return None
+    row = {k: getattr(b, k, None) for k in _BASELINE_FIELDS}
+    row["eager_spread"] = _num(row["eager_spread"])
+    return row
 
 
 def _correct(t: TurnRecord) -> bool:
@@ -195,7 +211,7 @@ def _episode_row(view: str, ep: _Ep, b: int) -> dict[str, Any] | None:
         "messages": messages, "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model,
         "n_turns": b + 1, "episode_turns": len(ep.turns), "best_turn": b, "status": best.status or "",
         "speedup_eager": _timing(best, "speedup_eager"), "speedup_compile": _timing(best, "speedup_compile"),
-        "backend": best.verdict.backend, "final_code": best.code,
+        "backend": best.verdict.backend, "final_code": best.code, "baseline": _baseline(best),
     }
 
 
@@ -225,7 +241,7 @@ def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered
             "messages": _msgs(b.messages) + [{"role": "assistant", "content": b.reply}], "kind": kind,
             "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model, "turn": b.idx,
             "stage": b.stage, "before_status": a.status or "", "after_status": b.status or "",
-            "speedup_eager": _timing(b, "speedup_eager"),
+            "speedup_eager": _timing(b, "speedup_eager"), "baseline": _baseline(b),
         })
     return rows
 
@@ -234,15 +250,18 @@ def _arrow_schema(view: str):
     import pyarrow as pa
 
     msg = pa.list_(pa.struct([("role", pa.string()), ("content", pa.string())]))
+    base = pa.struct([("source", pa.string()), ("timed_at", pa.string()), ("device_name", pa.string()), ("torch", pa.string()),
+                      ("eager_spread", pa.float64()), ("steady", pa.bool_())])
     if view == "steps":
         return pa.schema([("messages", msg), ("kind", pa.string()), ("task", pa.string()), ("episode_id", pa.string()),
                           ("run_id", pa.string()), ("model", pa.string()), ("turn", pa.int64()), ("stage", pa.string()),
                           ("before_status", pa.string()), ("after_status", pa.string()),
-                          ("speedup_eager", pa.float64())])
+                          ("speedup_eager", pa.float64()), ("baseline", base)])
     return pa.schema([("messages", msg), ("task", pa.string()), ("episode_id", pa.string()), ("run_id", pa.string()),
                       ("model", pa.string()), ("n_turns", pa.int64()), ("episode_turns", pa.int64()),
                       ("best_turn", pa.int64()), ("status", pa.string()), ("speedup_eager", pa.float64()),
-                      ("speedup_compile", pa.float64()), ("backend", pa.string()), ("final_code", pa.string())])
+                      ("speedup_compile", pa.float64()), ("backend", pa.string()), ("final_code", pa.string()),
+                      ("baseline", base)])
 
 
 def _write_parquet(rows: list[dict], view: str, path: Path) -> None:

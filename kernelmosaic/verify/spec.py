@@ -7,6 +7,17 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 
+# A baseline is timed again (up to BASELINE_ATTEMPTS runs in all) while the interquartile range of
+# its raw round trips exceeds this share of their median, and one that stays wider is never
+# cached: on a loaded 2-core machine relu's eager time was cached at 37.6 ms for a real 0.087 ms,
+# and every later speedup of that task was off by that factor.
+BASELINE_MAX_SPREAD = 0.25
+BASELINE_ATTEMPTS = 3
+# what a baseline's measurement says about its own conditions (verdict.BaselineSource), carried
+# from the judge into the verdict and the cache
+BASELINE_PROVENANCE = ("eager_spread", "compile_spread", "attempts", "load_per_core")
+
+
 @dataclass
 class TimingConfig:
     """How a verdict times: part of the public API (``kernelmosaic.verify.TimingConfig``) and of

@@ -15,10 +15,25 @@ def cv(xs: list[float]) -> float | None:
     return statistics.stdev(xs) / m if m > 0 else None
 
 
-class Flusher:
-    """Evicts the last-level cache between timed calls by writing 2x its size."""
+def spread(xs: list[float]) -> float | None:
+    """The interquartile range over the median: a noise measure that a few outliers (a page fault,
+    one preempted call) leave alone, unlike the CV, but a busy machine does not."""
+    if len(xs) < 4:
+        return None
+    q1, q2, q3 = statistics.quantiles(xs, n=4)
+    return (q3 - q1) / q2 if q2 > 0 else None
 
-    def __init__(self, device: torch.device):
+
+class Flusher:
+    """Evicts the last-level cache between timed calls: on the GPU by writing 2x the L2, on the
+    CPU by reading 2x the LLC's share (``mode``: ``read`` or ``write``, for the benchmark).
+
+    The CPU reads because a written flush leaves the cache full of dirty lines, and whatever runs
+    next pays for writing them back: the first torch op after a 64 MiB written flush stalled for
+    milliseconds, in the timed call and not in the empty call that calibrates the overhead (which
+    copies little). Read lines are clean and are dropped for free."""
+
+    def __init__(self, device: torch.device, mode: str | None = None):
         self.device = device
         if device.type == "cuda":
             l2 = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 50 << 20) or (50 << 20)
@@ -27,12 +42,17 @@ class Flusher:
             # /sys reports the whole socket's L3 (hundreds of MB on servers); a core's share
             # is far smaller, and filling GBs per call would dominate the run
             size = 2 * min(_llc_bytes(), 32 << 20)
-        self.buf = torch.empty(size // 4, dtype=torch.int32, device=device)
+        self.mode = mode or ("write" if device.type == "cuda" else "read")
+        self.buf = torch.ones(size // 4, dtype=torch.float32, device=device)
         self.i = 0
+        self.sink = 0.0
 
     def __call__(self) -> None:
         self.i += 1
-        self.buf.fill_(self.i)
+        if self.mode == "write":
+            self.buf.fill_(self.i)
+        else:
+            self.sink += float(self.buf.sum())  # used, so no compiler or runtime can skip the read
 
 
 def _llc_bytes() -> int:

@@ -15,7 +15,7 @@ from typing import Any
 from .._json import finite
 from ..vocab import BACKENDS, POLICIES, STATUSES, Status
 
-__all__ = ["BACKENDS", "POLICIES", "STATUSES", "Failure", "Isolation", "Mismatch", "Rejection", "Timing", "Verdict"]
+__all__ = ["BACKENDS", "POLICIES", "STATUSES", "BaselineSource", "Failure", "Isolation", "Mismatch", "Rejection", "Timing", "Verdict"]
 
 
 def _known(cls, d: dict[str, Any]) -> dict[str, Any]:
@@ -56,6 +56,28 @@ class Mismatch:
 
 
 @dataclass
+class BaselineSource:
+    """Where a verdict's eager and torch.compile times came from, so that a speedup can be
+    weighed: ``source`` is ``measured`` (in this verdict, by a process that never ran candidate
+    code), ``cache`` (an earlier verdict's or ``kmosaic baselines``' measurement on this machine)
+    or ``given`` (by the caller). ``*_spread`` is the interquartile range over the median of the
+    raw round trips (the noise check), ``attempts`` how many timing runs it took to get under the
+    limit, ``cached`` whether these times were (or are) in the cache: wide ones never are.
+    ``load_per_core`` is the machine's 1-minute load average over its cores when they were timed."""
+
+    source: str
+    timed_at: str | None = None
+    device_name: str | None = None
+    torch: str | None = None
+    eager_spread: float | None = None
+    compile_spread: float | None = None
+    attempts: int | None = None
+    steady: bool | None = None
+    cached: bool = False
+    load_per_core: float | None = None
+
+
+@dataclass
 class Timing:
     """Milliseconds by the judge's clock. ``overhead_ms`` is the calibrated cost of an empty call
     through the same channel, already taken off every time here."""
@@ -77,6 +99,11 @@ class Timing:
     # only when TimingConfig.diagnostics: medians of the parts of a timed call. ``candidate_event_ms``
     # is the candidate process's own claim (CUDA events around its forward) and decides nothing.
     diagnostics: dict | None = None
+    baseline: BaselineSource | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.baseline, dict):
+            self.baseline = BaselineSource(**{"source": "?", **_known(BaselineSource, self.baseline)})
 
 
 @dataclass

@@ -26,8 +26,8 @@ from ..task import Task, TaskError
 from .machine import cpu_name
 from .policy import check_candidate
 from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, run_one_off
-from .spec import JobSpec, TimingConfig
-from .verdict import BACKENDS, POLICIES, Failure, Rejection, Verdict
+from .spec import BASELINE_PROVENANCE as _PROVENANCE, JobSpec, TimingConfig
+from .verdict import BACKENDS, POLICIES, BaselineSource, Failure, Rejection, Verdict
 
 # backends whose builds are slow enough to run in parallel CPU processes ahead of the GPU
 _PREBUILT_BACKENDS = ("cuda", "cpp")
@@ -232,15 +232,19 @@ class Verifier:
         r = out.result
         if r.get("status") != "ok":
             raise TaskError(task.path or task.key, r["error"]["message"])
-        entry = {k: r.get(k) for k in ("eager_ms", "eager_cv", "compile_ms", "compile_cv", "n", "flops", "bytes")}
+        entry = {k: r.get(k) for k in ("eager_ms", "eager_cv", "compile_ms", "compile_cv", "n", "flops", "bytes", *_PROVENANCE)}
         entry.update(timed_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), device_name=r["env"].get("gpu") or r["env"].get("cpu"),
-                     torch=r["env"].get("torch"), notes=r.get("notes") or [])
+                     torch=r["env"].get("torch"), notes=r.get("notes") or [], steady=bool(r.get("steady", True)))
         if not timing.compile:
-            entry.pop("compile_ms")
-            entry.pop("compile_cv")
-        if use_cache:
+            for k in ("compile_ms", "compile_cv", "compile_spread"):
+                entry.pop(k, None)
+        # a noisy measurement is returned, never cached: the next call measures again
+        stored = use_cache and entry["steady"]
+        if stored:
             self.baselines.put(key, entry)
-        return {**entry, "cached": False}
+        elif use_cache and timing.refresh:
+            self.baselines.drop(lambda k, _v: k != key)  # the entry being refreshed was distrusted
+        return {**entry, "cached": False, "stored": stored}
 
     def ceilings(self) -> dict | None:
         """The copy bandwidth and matrix peak of this GPU (the speed-of-light floor), measured
@@ -254,7 +258,7 @@ class Verifier:
         """The cached eager/torch.compile times of ``task`` for this machine and timing settings,
         or None when :meth:`baseline` would have to measure them."""
         timing = timing or TimingConfig()
-        hit = self.baselines.get(self._baseline_key(VerifyRequest(candidate="", task=task, timing=timing)))
+        hit = self._steady(self.baselines.get(self._baseline_key(VerifyRequest(candidate="", task=task, timing=timing))))
         if hit and "eager_ms" in hit and ("compile_ms" in hit or not timing.compile):
             return hit
         return None
@@ -306,7 +310,7 @@ class Verifier:
         use_cache = req.timing.enabled and req.timing.use_cache and given is None
         bkey = self._baseline_key(req) if use_cache else ""
         # refresh: measured again in this verdict, and the new times replace the cached ones
-        cached = self.baselines.get(bkey) if use_cache and not req.timing.refresh else None
+        cached = self._steady(self.baselines.get(bkey)) if use_cache and not req.timing.refresh else None
         if given is not None:
             job.baselines = {"eager_ms": given.get("eager_ms"), "compile_ms": given.get("compile_ms")}
         elif cached:
@@ -319,22 +323,33 @@ class Verifier:
             v.phases_s["build"] = round(build_s, 3)
         if given is not None and v.timing:
             v.notes.append(given.get("note") or "eager/torch.compile times given with the request, not measured here")
+            v.timing.baseline = BaselineSource(source="given")
         if cached and v.timing:
             v.notes.append(f"eager/torch.compile baselines from the cache (timed {cached.get('timed_at', '?')} by this verifier's protocol on {cached.get('device_name', '?')})")
-        if v.timing and use_cache and v.status == "correct":
-            # the baselines in a verdict were timed by a process that never ran candidate code
+            v.timing.baseline = BaselineSource(source="cache", cached=True, **{k: cached.get(k) for k in (
+                "timed_at", "device_name", "torch", "steady", *_PROVENANCE)})
+        measured = v.timing.baseline if v.timing and v.timing.baseline and v.timing.baseline.source == "measured" else None
+        if measured is not None:
+            measured.timed_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            measured.device_name, measured.torch = v.env.get("gpu") or v.env.get("cpu"), v.env.get("torch")
+        if measured is not None and use_cache and v.status == "correct" and measured.steady:
+            # the baselines in a verdict were timed by a process that never ran candidate code;
+            # a noisy one (not steady) is reported in this verdict only, and measured again next time
             entry, new = dict(cached or {}), False
             if req.timing.eager and "eager_ms" not in entry and v.timing.eager_ms is not None:
-                entry.update(eager_ms=v.timing.eager_ms, eager_cv=v.timing.eager_cv)
+                entry.update(eager_ms=v.timing.eager_ms, eager_cv=v.timing.eager_cv, eager_spread=measured.eager_spread)
                 new = True
             if req.timing.compile and "compile_ms" not in entry:
                 # None (torch.compile failed on this task) is cached too: it would fail again
-                entry.update(compile_ms=v.timing.compile_ms, compile_cv=v.timing.compile_cv)
+                entry.update(compile_ms=v.timing.compile_ms, compile_cv=v.timing.compile_cv, compile_spread=measured.compile_spread)
                 new = True
             if new:
-                entry.update(timed_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                             device_name=v.env.get("gpu") or v.env.get("cpu"), torch=v.env.get("torch"))
+                entry.update(timed_at=measured.timed_at, device_name=measured.device_name, torch=measured.torch, steady=True,
+                             attempts=measured.attempts, load_per_core=measured.load_per_core)
                 self.baselines.put(bkey, entry)
+                measured.cached = True
+        elif measured is not None and use_cache and req.timing.refresh and not measured.steady:
+            self.baselines.drop(lambda k, _v: k != bkey)  # the entry being refreshed was distrusted
         v.phases_s["total"] = round(time.monotonic() - t0, 3)
         return v
 
@@ -348,6 +363,12 @@ class Verifier:
             except (OSError, IndexError, subprocess.TimeoutExpired):
                 return "cuda"
         return cpu_name() or "cpu"
+
+    @staticmethod
+    def _steady(entry: dict | None) -> dict | None:
+        """A cache entry fit to reuse: entries from before the noise check (no ``steady``) are
+        measured again, like noisy ones, whose times were never trusted."""
+        return entry if entry and entry.get("steady") else None
 
     def _baseline_key(self, req: VerifyRequest) -> str:
         tol = json.dumps(req.tolerances, sort_keys=True)
