@@ -239,3 +239,101 @@ def test_candidate_that_exits_its_process_stays_the_candidates(verifier):
     v = verifier.verify(req(t, "relu_cc_exit"))
     assert v.status == "runtime_error" and v.error.kind == "crash", (v.status, v.error)
     assert not v.attempts
+
+
+# -- downstream: the episode, the store, the export, the bench ----------------------------------------------------
+def test_episode_verifies_an_infra_error_turn_again_and_nothing_is_lost(verifier, tmp_path):
+    """The first three judges (the first verification and its two retries) run out of memory in
+    the reference; the episode records that turn (infra_error), verifies the same code again
+    without asking the model, and the second verification is correct. The store keeps both
+    turns; the export and the bench never count the first as the candidate's."""
+    import agent_scripts as S
+    from kernelmosaic.agent import EpisodeConfig, ScriptedLLM
+    from kernelmosaic.bench.metrics import compute_metrics
+    from kernelmosaic.data import Store
+    from kernelmosaic.data.export import export
+    from kernelmosaic.scale import generate
+
+    body = ('        if len(os.listdir(STATE)) < 3:\n'
+            '            open(STATE + "/oom-%d-%f" % (os.getpid(), time.time()), "w").close()\n    ' + OOM)
+    t, state = task(tmp_path, body)
+    llm = ScriptedLLM([S.SLOW])  # one reply: a second LLM call would end the episode with llm_error
+    cfg = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=0, trials=2, timing=NO_TIMING, profile=False)
+    db = tmp_path / "s.db"
+    with Store(db) as store:
+        run_id = generate([t], llm, verifier, store, cfg, concurrency=1)
+        (ep,) = store.episodes(run_id)
+        turns = store.turns(ep.episode_id)
+    assert len(os.listdir(state)) == 3
+    assert [x.status for x in turns] == ["infra_error", "correct"], [(x.status, x.verdict.error) for x in turns]
+    assert len(turns[0].verdict.attempts) == infra.INFRA_RETRIES
+    assert turns[1].code == turns[0].code and turns[1].meta.get("reverify_of") == 0
+    assert not turns[1].usage  # no tokens spent again
+    assert ep.status == "done" and ep.correct and ep.best_turn == 1
+
+    res = export(db, "iterative", tmp_path / "iterative", val_fraction=0)
+    assert res.n_rows == 1 and res.n_filtered.get("infra_error_turns") == 1
+    m = compute_metrics(db, run_id)
+    assert m.overall.correct_pct == 100.0 and m.overall.n_infra_error_turns == 1 and m.overall.n_no_verdict == 0
+
+
+class _Verifier:
+    """Hands out the given statuses in order (the episode's bookkeeping is what is under test here;
+    the real verifier's infra_error is tested above)."""
+
+    device = "cpu"
+
+    def __init__(self, statuses):
+        self.statuses, self.calls = list(statuses), 0
+
+    def verify(self, r):
+        from kernelmosaic.verify.verdict import Failure
+
+        self.calls += 1
+        st = self.statuses.pop(0)
+        return Verdict(status=st, backend="cpp", policy="strict", task=r.task.key, device="cpu",
+                       error=None if st == "correct" else Failure("k", f"{st} message"))
+
+
+def test_episode_stops_on_a_verifier_that_keeps_failing_and_resumes_later():
+    import agent_scripts as S
+    from kernelmosaic.agent import Episode, EpisodeConfig, ScriptedLLM
+
+    t = load_task(Path(__file__).parent / "data" / "tasks" / "relu.py")
+    cfg = EpisodeConfig(backend="cpp", max_repair=2, max_optimize=0, profile=False)
+    llm = ScriptedLLM([S.WRONG, S.SLOW])
+    v = _Verifier(["runtime_error", "infra_error", "infra_error"])
+    ep = Episode(t, llm, v, cfg, guidance=None)
+    ep.kb = None
+    r = ep.run()
+    # turn 0: runtime_error (the candidate's); turn 1: the repair, infra_error; turn 2: the same
+    # code again, infra_error: the episode stops, unfinished, with one repair not charged
+    assert [x.status for x in r.turns] == ["runtime_error", "infra_error", "infra_error"]
+    assert r.stopped == "infra_error" and "infra_error" in r.error
+    assert r.turns[2].meta["reverify_of"] == 1 and llm._i == 2
+    assert ep.state(r.turns)["repairs"] == 0 and ep.state(r.turns)["stage"] == "repair"
+    # what the model would be shown next holds no infra_error turn
+    _, messages, _ = ep.prompt(r.turns)
+    assert not any("The verifier failed on its own" in m["content"] for m in messages)
+    assert any("runtime_error message" in m["content"] for m in messages)
+    # resumed: the last turn's code is verified again first, without a model call
+    ep.verifier = _Verifier(["correct"])
+    r2 = ep.run(resume=r.turns)
+    assert [x.status for x in r2.turns][3:] == ["correct"] and r2.turns[3].meta["reverify_of"] == 2
+    assert r2.correct and r2.stopped == "optimized" and llm._i == 2
+
+
+def test_bench_counts_a_problem_without_a_verdict_apart(tmp_path):
+    from kernelmosaic.bench.metrics import TaskRow, _aggregate
+
+    def row(task, correct, no_verdict=False):
+        return TaskRow(task=task, level=1, sample=0, episode_id=task, episode_status="done", correct=correct,
+                       best_turn=0 if correct else None, first_correct_turn=0 if correct else None, n_turns=1,
+                       candidate_ms=None, eager_ms=None, compile_ms=None, speedup_eager=2.0 if correct else None,
+                       speedup_compile=None, compiled=True, final_status="infra_error" if no_verdict else None,
+                       best_status=None, infra_error_turns=int(no_verdict), no_verdict=no_verdict)
+
+    lm = _aggregate(1, [row("a", True), row("b", False), row("c", False, no_verdict=True)], [(1, 1), (1, 0), (1, 0)])
+    # c is neither correct nor incorrect: 1 of the 2 judged problems is correct
+    assert lm.n_problems == 3 and lm.n_no_verdict == 1 and lm.n_infra_error_turns == 1
+    assert lm.correct_pct == 50.0 and lm.fast_p_eager[1.0] == 0.5

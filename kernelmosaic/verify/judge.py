@@ -665,6 +665,12 @@ class Judge:
         try:
             vmod = self.load_reference(src, f"reference_{mode}")
             inputs, ref_out = self.reference_case(vmod, ref, seed)
+        except JobFailed as f:
+            if f.status == "runtime_error":  # the judge ran out of memory while the candidate held more than its budget
+                raise
+            # the verifier's own failure on another shape: the variant is skipped, as for a task that refuses it
+            self.notes.append(f"shape variant ({mode}) skipped: {f.error['message'][:300]}")
+            return
         except (TaskProblem, Exception):  # noqa: BLE001 - the task does not allow other shapes
             return
         what = "shape variant (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")"
