@@ -109,9 +109,10 @@ def host_rss(pids: list[int]) -> int:
     return total
 
 
-def nvml_used(pids: list[int], device_index: int = 0) -> int | None:
-    """GPU memory that the driver accounts to ``pids`` (NVML), or None where NVML is missing or
-    sees none of them (in a container NVML may report host PIDs that differ from ours)."""
+def nvml_used(pids: list[int], device: int | str = 0) -> int | None:
+    """GPU memory that the driver accounts to ``pids`` on ``device`` (an NVML index, or a UUID
+    ``"GPU-..."``: CUDA's device order need not be NVML's), or None where NVML is missing or sees
+    none of them (in a container NVML may report host PIDs that differ from ours)."""
     try:
         import pynvml  # type: ignore
     except ImportError:
@@ -119,7 +120,7 @@ def nvml_used(pids: list[int], device_index: int = 0) -> int | None:
     try:
         pynvml.nvmlInit()
         try:
-            h = pynvml.nvmlDeviceGetHandleByIndex(device_index)
+            h = pynvml.nvmlDeviceGetHandleByUUID(device) if isinstance(device, str) else pynvml.nvmlDeviceGetHandleByIndex(device)
             procs = pynvml.nvmlDeviceGetComputeRunningProcesses(h)
         finally:
             pynvml.nvmlShutdown()

@@ -971,14 +971,22 @@ class Judge:
         except RuntimeError:
             return {}
         out = {"budget_bytes": self.gpu_budget, "used_bytes": total - free, "total_bytes": total}
-        vis = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0].strip()
-        got = infra.nvml_used(infra.descendants(self.cand.proc.pid), int(vis)) if vis.isdigit() else None
+        got = infra.nvml_used(infra.descendants(self.cand.proc.pid), self._nvml_device())
         if got is not None:
             out.update(candidate_bytes=got, how="measured by NVML", slack_bytes=0)
         else:
             out.update(candidate_bytes=max(0, (total - free) - mark["used"] - (judge_now - mark["judge"])),
                        how="the device's growth since the candidate loaded, less the judge's", slack_bytes=infra.GPU_MARGIN_BYTES)
         return out
+
+    def _nvml_device(self) -> int | str:
+        """This GPU for NVML: its UUID where torch gives it (CUDA's order of devices need not be
+        NVML's), else the index CUDA_VISIBLE_DEVICES names."""
+        try:
+            return f"GPU-{torch.cuda.get_device_properties(self.device).uuid}"
+        except (AttributeError, RuntimeError):
+            vis = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0].strip()
+            return int(vis) if vis.isdigit() else 0
 
     def candidate_oom(self, reply: dict) -> JobFailed | None:
         """A candidate process that reports an out-of-memory is charged with it, unless the judge's
