@@ -27,6 +27,9 @@ class Status(StrEnum):
     TIMEOUT = "timeout"
     REJECTED = "rejected"
     INVALID_CANDIDATE = "invalid_candidate"
+    # the verifier's own failure (its worker lost, its own out-of-memory, a full disk, a candidate
+    # process that could not start): no verdict on the candidate, which is never charged for it
+    INFRA_ERROR = "infra_error"
 
 
 class Backend(StrEnum):
@@ -97,5 +100,10 @@ POLICIES: tuple[str, ...] = tuple(p.value for p in Policy)
 RULES: tuple[str, ...] = tuple(r.value for r in Rule)
 STAGES: tuple[str, ...] = tuple(s.value for s in Stage)
 EPISODE_STATUSES: tuple[str, ...] = tuple(s.value for s in EpisodeStatus)
-# statuses a repair turn can fix (the others end or restart an episode)
+# statuses a repair turn can fix (the others end or restart an episode); infra_error is not among
+# them: the candidate did not cause it and cannot fix it
 FIXABLE: tuple[str, ...] = tuple(s.value for s in (Status.COMPILE_ERROR, Status.RUNTIME_ERROR, Status.INCORRECT, Status.TIMEOUT))
+
+# statuses that are no verdict on the candidate: its turn is verified again, never fed back as an
+# error to repair, never exported as training data, and counted apart in benchmarks
+NOT_A_VERDICT: tuple[str, ...] = (Status.INFRA_ERROR.value,)

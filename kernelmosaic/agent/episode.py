@@ -16,7 +16,7 @@ from ..data.best import best_turn
 from ..task import Task, TaskError
 from .._json import number
 from ..verify import TimingConfig, Verdict, Verifier, VerifyRequest
-from ..vocab import Status
+from ..vocab import NOT_A_VERDICT, Status
 from .feedback import render_feedback
 from .parse import extract_candidate
 from .llm import LLM, LLMError
@@ -41,6 +41,10 @@ class EpisodeConfig:
     # Nsight Compute metrics for a correct kernel whose next prompt is an optimize prompt
     # (agent/profiler.py); GPU only, and it says so in the feedback when ncu cannot run
     profile: bool = True
+    # an infra_error verdict (the verifier failed, not the candidate; the pool has already run it
+    # on fresh judges) is verified again this many times per run of the episode before the
+    # episode stops with "infra_error"; the model never sees it and it charges no budget
+    infra_reverify: int = 1
 
     def given_baselines(self, task_key: str) -> dict | None:
         if self.baselines is None:
@@ -56,7 +60,9 @@ class EpisodeResult:
     best_code: str | None
     best_verdict: Verdict | None
     correct: bool
-    stopped: str  # why it ended: "optimized", "repair_budget", "token_budget", "wall_budget", "llm_error", "task_error"
+    # why it ended: "optimized", "repair_budget", "token_budget", "wall_budget", "llm_error", "task_error",
+    # "infra_error" (the verifier kept failing on its own; rerunning the run resumes the episode)
+    stopped: str
     error: str | None = None
     wall_s: float = 0.0
 
@@ -94,10 +100,13 @@ class Episode:
     def state(self, turns: list[TurnRecord]) -> dict:
         """best turn, next stage (None: the episode is over), tokens and stage counts."""
         best_i = best_turn(turns)
-        repairs = sum(1 for t in turns if t.stage == "repair")
-        optimizes = sum(1 for t in turns if t.stage == "optimize")
+        # a turn without a verdict on its candidate (infra_error) charges no repair or optimize
+        # budget: its code is verified again in a turn of its own (Episode.run)
+        judged = [t for t in turns if t.status not in NOT_A_VERDICT]
+        repairs = sum(1 for t in judged if t.stage == "repair")
+        optimizes = sum(1 for t in judged if t.stage == "optimize")
         tokens = sum(int((t.usage or {}).get("total_tokens") or 0) for t in turns)
-        if not turns:
+        if not judged:
             stage = "implement"
         elif best_i is None:
             stage = "repair" if repairs < self.cfg.max_repair else None
@@ -115,6 +124,9 @@ class Episode:
     def _messages(self, turns: list[TurnRecord], stage: str, state: dict) -> tuple[list[dict], list[str]]:
         first = task_prompt(self.task, self.cfg.backend, self.cfg.policy)
         msgs = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": first}]
+        # the model never sees a turn the verifier failed on (infra_error): it is no feedback on its code
+        best = turns[state["best"]] if state.get("best") is not None else None
+        turns = [t for t in turns if t.status not in NOT_A_VERDICT]
         if not turns:
             return msgs, []
         k = max(1, self.cfg.context_turns)
@@ -134,7 +146,6 @@ class Episode:
         if stage == "repair":
             content = repair_prompt(last.feedback, guidance)
         else:
-            best = turns[state["best"]]
             best_in_context = any(t.idx == best.idx for t in recent)
             content = optimize_prompt(last.feedback, guidance, None if best_in_context and last.idx == best.idx else best.code,
                                       best.verdict.timing, last_failed=last.idx != best.idx)
@@ -194,13 +205,42 @@ class Episode:
                            latency_s=comp.latency_s, verify_s=verify_s,
                            meta={"finish_reason": comp.finish_reason, "llm": self.llm.name})
 
+    def _reverify(self, turns: list[TurnRecord], last: TurnRecord) -> TurnRecord:
+        """The same reply and code as ``last`` (whose verdict was infra_error), verified again, as
+        the next turn: no LLM call, no tokens; ``meta.reverify_of`` names the turn it repeats."""
+        t0 = time.perf_counter()
+        verdict = self.verifier.verify(self.request(last.code))
+        return self.record(turns, last.stage, last.messages, list(last.guidance_ids or []), last.reply, last.code, verdict,
+                           verify_s=time.perf_counter() - t0,
+                           meta={**{k: v for k, v in (last.meta or {}).items() if k in ("finish_reason", "llm")},
+                                 "reverify_of": last.idx})
+
     # -- the loop --------------------------------------------------------------------------------------
     def run(self, resume: list[TurnRecord] | None = None) -> EpisodeResult:
         turns = list(resume or [])
         t0 = time.monotonic()
         prior_wall = sum((t.latency_s or 0) + (t.verify_s or 0) for t in turns)
         stopped, error = "optimized", None
+        reverified = 0
         while True:
+            last = turns[-1] if turns else None
+            if last is not None and last.status in NOT_A_VERDICT and last.code is not None:
+                # the verifier failed on this code, not the code: verify it again (at most
+                # infra_reverify times in this run), never hand it to the model as an error
+                if reverified >= self.cfg.infra_reverify:
+                    stopped = "infra_error"
+                    error = f"the verifier failed on turn {last.idx} (infra_error): {last.verdict.error.message if last.verdict.error else ''}"
+                    break
+                reverified += 1
+                try:
+                    turn = self._reverify(turns, last)
+                except TaskError as e:
+                    stopped, error = "task_error", str(e)
+                    break
+                turns.append(turn)
+                if self.on_turn is not None:
+                    self.on_turn(turn)
+                continue
             state = self.state(turns)
             stage = state["stage"]
             if stage is None:

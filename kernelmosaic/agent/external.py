@@ -375,6 +375,10 @@ class Workbench:
                "verdict": vd}
         if "profile" in turn.meta:
             out["profile"] = turn.meta["profile"]
+        if vd.get("status") == "infra_error":
+            # the verifier failed, not the kernel: the turn is recorded but charges no budget;
+            # submitting the same candidate again verifies it again
+            out["feedback"] = turn.feedback + "\nSubmit the same candidate again: this turn does not count against your budgets."
         if nstage is None:
             self._close(rec.episode_id, ep, after)
             out["stopped"] = "budgets spent: " + ("optimize turns used up" if out["best"] else "no correct kernel "

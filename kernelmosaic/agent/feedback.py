@@ -80,6 +80,8 @@ def render_feedback(verdict: Verdict | dict, code: str | None = None) -> str:
         Status.INCORRECT: "Verdict: INCORRECT. The output does not match the reference.",
         Status.REJECTED: "Verdict: REJECTED by the verifier's rules (the result does not count even if it is right).",
         Status.INVALID_CANDIDATE: "Verdict: NO USABLE CANDIDATE.",
+        # never shown to a model (the episode verifies the code again), but recorded with the turn
+        Status.INFRA_ERROR: "Verdict: NONE. The verifier failed on its own (not the candidate's fault); the code is verified again.",
     }.get(st, f"Verdict: {st}.")
     parts.append(head)
     if st == Status.COMPILE_ERROR:
@@ -115,7 +117,7 @@ def render_feedback(verdict: Verdict | dict, code: str | None = None) -> str:
             parts.append(f"- rule `{r.rule}`: {r.detail}")
         if not v.rejections and err.message:
             parts.append(err.message)
-    elif st == Status.INVALID_CANDIDATE:
+    elif st in (Status.INVALID_CANDIDATE, Status.INFRA_ERROR):
         parts.append((err.message or "").strip())
     return "\n".join(p for p in parts if p)
 

@@ -24,6 +24,7 @@ from typing import Any
 from .._json import number as _num
 from ..data import Store
 from ..data.best import best_turn
+from ..vocab import NOT_A_VERDICT
 
 FAST_PS = (0.0, 0.5, 1.0, 1.5, 2.0)
 PASS_KS = (1, 5, 10)
@@ -126,6 +127,11 @@ class TaskRow:
     best_status: str | None  # the verdict status of the best turn
     n_samples: int = 1  # samples of this task in the run (all used for pass@k)
     n_correct_samples: int = 0
+    # turns the verifier failed on (infra_error): no verdict on their candidates, not failures
+    infra_error_turns: int = 0
+    # no correct turn, and the last turn is infra_error: the verifier never judged where the
+    # episode ended, so the problem is neither correct nor incorrect (counted apart)
+    no_verdict: bool = False
 
 
 @dataclass
@@ -145,6 +151,10 @@ class LevelMetrics:
     pass_at_k: dict[int, float] = field(default_factory=dict)
     turns_to_first_correct: dict[int, int] = field(default_factory=dict)  # turns used -> problems
     never_correct: int = 0
+    # problems without a verdict (TaskRow.no_verdict): left out of compiled %, correct % and
+    # fast_p, whose denominators are the judged problems; and infra_error turns in all
+    n_no_verdict: int = 0
+    n_infra_error_turns: int = 0
 
 
 @dataclass
@@ -214,10 +224,15 @@ def _task_row(ep, turns, level: int) -> TaskRow:
         candidate_ms=ms("candidate_ms"), eager_ms=ms("eager_ms"), compile_ms=ms("compile_ms"),
         speedup_eager=ms("speedup_eager"), speedup_compile=ms("speedup_compile"),
         compiled=any(t.verdict.compiled for t in turns),
-        final_status=turns[-1].status if turns else None, best_status=bv.status if bv is not None else None)
+        final_status=turns[-1].status if turns else None, best_status=bv.status if bv is not None else None,
+        infra_error_turns=sum(t.status in NOT_A_VERDICT for t in turns),
+        no_verdict=(bv is None or not bv.correct) and bool(turns) and turns[-1].status in NOT_A_VERDICT)
 
 
-def _aggregate(level: int | None, rows: list[TaskRow], per_task_samples: list[tuple[int, int]]) -> LevelMetrics:
+def _aggregate(level: int | None, all_rows: list[TaskRow], per_task_samples: list[tuple[int, int]]) -> LevelMetrics:
+    # a problem the verifier never judged (infra_error) is not incorrect: the per-problem rates
+    # are over the judged problems, and the others are counted apart
+    rows = [r for r in all_rows if not r.no_verdict]
     n = len(rows)
     pct = (lambda k: 100.0 * k / n) if n else (lambda k: None)
     correct_rows = [r for r in rows if r.correct]
@@ -232,7 +247,7 @@ def _aggregate(level: int | None, rows: list[TaskRow], per_task_samples: list[tu
             if min_n >= k:
                 pak[k] = sum(pass_at_k(ns, c, k) for ns, c in per_task_samples) / len(per_task_samples)
     return LevelMetrics(
-        level=level, label=level_label(level), n_problems=n, n_episodes=sum(ns for ns, _ in per_task_samples),
+        level=level, label=level_label(level), n_problems=len(all_rows), n_episodes=sum(ns for ns, _ in per_task_samples),
         compiled_pct=pct(sum(r.compiled for r in rows)), correct_pct=pct(len(correct_rows)),
         fast_p_eager={p: fast_p(rows, p, "eager") for p in FAST_PS},
         fast_p_compile={p: fast_p(rows, p, "compile") for p in FAST_PS},
@@ -241,7 +256,8 @@ def _aggregate(level: int | None, rows: list[TaskRow], per_task_samples: list[tu
         n_correct_timed_eager=sum(r.speedup_eager is not None for r in correct_rows),
         n_correct_timed_compile=sum(r.speedup_compile is not None for r in correct_rows),
         pass_at_k=pak, turns_to_first_correct=dict(sorted(hist.items())),
-        never_correct=sum(r.first_correct_turn is None for r in rows))
+        never_correct=sum(r.first_correct_turn is None for r in rows),
+        n_no_verdict=len(all_rows) - n, n_infra_error_turns=sum(r.infra_error_turns for r in all_rows))
 
 
 def compute_metrics(store: Store | str | os.PathLike, run_id: str, *,

@@ -60,7 +60,7 @@ td.l,th.l{text-align:left;white-space:nowrap} td.lw,th.lw{text-align:left} tr.lv
 .muted{color:#6b7785} .small{font-size:12px}
 .badge{display:inline-block;padding:1px 7px;border-radius:9px;font-size:12px;color:#fff;background:#6b7785}
 .b-correct{background:#1f8a4c} .b-incorrect{background:#c0392b} .b-compile_error{background:#a04000}
-.b-runtime_error{background:#8e44ad} .b-timeout{background:#7f6000} .b-rejected{background:#34495e}
+.b-runtime_error{background:#8e44ad} .b-infra_error{background:#7f8c8d} .b-timeout{background:#7f6000} .b-rejected{background:#34495e}
 .b-invalid_candidate{background:#555}
 .published{border:2px dashed #c47f00;background:#fff8e6;padding:8px 12px;margin:8px 0}
 .published h2{border:none;margin-top:4px}
@@ -170,7 +170,9 @@ def _trunc(s: str, n: int) -> str:
 
 _SUMMARY_COLS = (["n", "compiled", "correct"]
                  + [f"fast_{p:g} eager" for p in (0, 1, 2)] + [f"fast_{p:g} compile" for p in (0, 1, 2)]
-                 + ["geomean eager", "geomean compile"] + [f"pass@{k}" for k in PASS_KS])
+                 + ["geomean eager", "geomean compile"] + [f"pass@{k}" for k in PASS_KS]
+                 # problems the verifier never judged (infra_error): not in compiled, correct, fast_p
+                 + ["no verdict"])
 
 
 def _summary_cells(lm) -> list[str]:
@@ -178,7 +180,8 @@ def _summary_cells(lm) -> list[str]:
             + [_frac(lm.fast_p_eager.get(float(p))) for p in (0, 1, 2)]
             + [_frac(lm.fast_p_compile.get(float(p))) for p in (0, 1, 2)]
             + [_x(lm.geomean_speedup_eager), _x(lm.geomean_speedup_compile)]
-            + [_frac(lm.pass_at_k.get(k)) for k in PASS_KS])
+            + [_frac(lm.pass_at_k.get(k)) for k in PASS_KS]
+            + [f"{getattr(lm, 'n_no_verdict', 0)} ({getattr(lm, 'n_infra_error_turns', 0)} turns)"])
 
 
 def _summary_groups(metrics: list[RunMetrics], labels: list[str]):

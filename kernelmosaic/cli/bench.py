@@ -54,12 +54,14 @@ def bench_with_progress(tasks, llm, cfg: BenchConfig, store_path: Path, *, devic
 def print_summary(store_path: Path, run_id: str, console: Console) -> None:
     m = compute_metrics(store_path, run_id)
     table = Table("level", "problems", "compiled", "correct", "fast_1 eager", "fast_1 compile", "geomean eager",
-                  "pass@1", title=f"{run_id} ({m.model})", header_style="bold")
+                  "pass@1", "no verdict", title=f"{run_id} ({m.model})", header_style="bold")
     for lm in m.level_rows():
         table.add_row(lm.label, str(lm.n_problems), _pct(lm.compiled_pct), _pct(lm.correct_pct),
                       _pct(100 * lm.fast_p_eager.get(1.0, 0.0)), _pct(100 * lm.fast_p_compile.get(1.0, 0.0)),
                       "-" if lm.geomean_speedup_eager is None else f"{lm.geomean_speedup_eager:.2f}x",
-                      "-" if 1 not in lm.pass_at_k else _pct(100 * lm.pass_at_k[1]))
+                      "-" if 1 not in lm.pass_at_k else _pct(100 * lm.pass_at_k[1]),
+                      # problems the verifier never judged (infra_error), left out of the rates
+                      str(lm.n_no_verdict))
     console.print(table)
 
 

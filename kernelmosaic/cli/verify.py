@@ -43,7 +43,7 @@ def verify(
     profile: Annotated[bool, typer.Option("--profile/--no-profile", help="Also profile a correct kernel with Nsight Compute (ncu): occupancy, DRAM/SM throughput, top stalls.")] = False,
     refresh_baselines: Annotated[bool, typer.Option("--refresh-baselines", help="Time eager and torch.compile again and replace the cached times (see kmosaic baselines).")] = False,
 ) -> None:
-    """Verify a candidate kernel against a reference task. Exit 0 correct, 1 not, 2 usage error."""
+    """Verify a candidate kernel against a reference task. Exit 0 correct, 1 not, 2 usage error, 3 the verifier failed (infra_error)."""
     from ..verify import TimingConfig, Verifier, VerifyRequest
 
     try:
@@ -85,7 +85,8 @@ def verify(
         render_verdict(verdict, candidate=str(candidate))
         if prof is not None:
             out.print(prof.render(), markup=False, highlight=False)
-    raise typer.Exit(0 if verdict.correct else 1)
+    # 3: no verdict on the candidate, the verifier itself failed (infra_error)
+    raise typer.Exit(0 if verdict.correct else 3 if verdict.status == Status.INFRA_ERROR else 1)
 
 
 def _phase(msg: str) -> None:
@@ -103,7 +104,7 @@ def _profile(task, src: str, device: str):
 
 STYLE = {Status.CORRECT: "bold green", Status.INCORRECT: "bold red", Status.COMPILE_ERROR: "bold red",
          Status.RUNTIME_ERROR: "bold red", Status.TIMEOUT: "bold yellow", Status.REJECTED: "bold magenta",
-         Status.INVALID_CANDIDATE: "bold red"}
+         Status.INVALID_CANDIDATE: "bold red", Status.INFRA_ERROR: "bold yellow"}
 
 
 def render_verdict(v, candidate: str = "") -> None:

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..vocab import NOT_A_VERDICT
 from .schema import STAGES, TurnRecord
 from .._card import md_table, size_category
 from .._json import number as _num
@@ -286,6 +287,7 @@ _FILTER_TEXT = {
     "no_pairs": "steps view: episode has no repair/optimize pair",
     "steps_after_not_correct": "steps, verified_only: after-turn not correct (pairs)",
     "steps_stage": "steps, stages: after-turn stage not kept (pairs)",
+    "infra_error_turns": "turns the verifier failed on (infra_error; no verdict on the candidate, turns)",
 }
 
 
@@ -334,6 +336,12 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
 
     runs, eps, sources = _read_store(store_path, run_ids)
     n_filtered: Counter = Counter()
+    # a turn the verifier failed on (infra_error) is no verdict on its candidate: it is never a
+    # row, never one end of a step, and the turn that verified the same code again stands in its place
+    for ep in eps:
+        judged = [t for t in ep.turns if t.status not in NOT_A_VERDICT]
+        n_filtered["infra_error_turns"] += len(ep.turns) - len(judged)
+        ep.turns = judged
 
     # episode-level filters
     kept: list[tuple[_Ep, int | None]] = []

@@ -89,7 +89,9 @@ def finish_episode(store: "Store", episode_id: str, result: "EpisodeResult | Non
     if result is None:
         store.finish_episode(episode_id, "failed", error=error)
         return error
-    failed = result.stopped in ("llm_error", "llm_error", "task_error")
+    # an episode the verifier kept failing on (infra_error) is not done: rerunning the run resumes
+    # it, and its last turn's code is verified again
+    failed = result.stopped in ("llm_error", "task_error", "infra_error")
     store.finish_episode(
         episode_id, "failed" if failed else "done", best_turn=result.best_turn, best_code=result.best_code,
         best_speedup=result.best_speedup, correct=result.correct, wall_s=result.wall_s, error=result.error,

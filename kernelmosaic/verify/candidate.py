@@ -166,6 +166,12 @@ class Runner:
     def load(self, msg: dict) -> dict:
         torch = self.torch
         t0 = time.perf_counter()
+        frac = msg.get("gpu_fraction")
+        if frac and self.is_cuda:
+            # the judge's memory budget for this process, set before any candidate code runs. It
+            # is advisory: code in this process could raise it again. The judge measures what this
+            # process holds itself when an out-of-memory happens (judge.py, infra.py).
+            torch.cuda.set_per_process_memory_fraction(min(1.0, max(0.01, float(frac))))
         path = os.path.join(os.getcwd(), msg["file"])
         with open(path, "w") as f:
             f.write(msg["source"])
@@ -528,6 +534,14 @@ def main() -> None:
     t0 = time.perf_counter()
     sandbox = json.loads(os.environ.get("KMOSAIC_SANDBOX") or "{}")
     parts: dict[str, float] = {}
+    try:
+        # when the machine runs out of memory, the kernel's OOM killer takes this process first,
+        # not its judge: a candidate that exhausts the host's memory is the one that dies, and its
+        # death is its own runtime_error (a lost judge would be the verifier's infra_error)
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError:
+        pass
     if device != "cuda":
         # before torch allocates anything (and before any candidate code could undo it)
         parts["heap_kept"] = keep_freed_memory()

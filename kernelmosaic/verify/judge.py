@@ -37,6 +37,7 @@ import torch
 from . import quiet, sandbox
 from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
 from .channel import SharedBuffer, dtype_name
+from . import infra
 from .compare import (SAMPLE_ABOVE, all_finite, clone, compare, default_tolerances, flatten, max_abs_diff, same, within,
                       within_sample)
 from .logs import trim_log
@@ -138,7 +139,8 @@ class TimingSets:
                 answer = self.ref(*clone(inputs))
             self.judge.sync()
         except BaseException as e:  # noqa: BLE001
-            raise TaskProblem(f"the reference forward raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+            raise (self.judge.own_failure(e, "the reference forward (timing inputs)")
+                   or TaskProblem(f"the reference forward raised {type(e).__name__}: {e}\n{_exc_text(e)}")) from None
         return inputs, answer
 
     def __len__(self) -> int:
@@ -258,7 +260,8 @@ class Judge:
                 torch.manual_seed(self.spec.seeds[0])
                 ref = mod.Model(*clone(init))
         except BaseException as e:  # noqa: BLE001
-            raise TaskProblem(f"Model(*get_init_inputs()) raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+            raise (self.own_failure(e, "building the reference Model")
+                   or TaskProblem(f"Model(*get_init_inputs()) raised {type(e).__name__}: {e}\n{_exc_text(e)}")) from None
         return ref.to(self.device) if isinstance(ref, torch.nn.Module) else ref
 
     def make_inputs(self, mod, seed: int) -> list:
@@ -267,7 +270,8 @@ class Judge:
                 torch.manual_seed(seed)
                 inputs = mod.get_inputs()
         except BaseException as e:  # noqa: BLE001
-            raise TaskProblem(f"get_inputs() raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+            raise (self.own_failure(e, "making the inputs (get_inputs)")
+                   or TaskProblem(f"get_inputs() raised {type(e).__name__}: {e}\n{_exc_text(e)}")) from None
         if not isinstance(inputs, (list, tuple)):
             raise TaskProblem(f"get_inputs() must return a list, got {type(inputs).__name__}")
         return [x.to(self.device) if isinstance(x, torch.Tensor) and x.device != self.device else x for x in inputs]
@@ -279,7 +283,8 @@ class Judge:
                 out = ref(*clone(inputs))
             self.sync()
         except BaseException as e:  # noqa: BLE001
-            raise TaskProblem(f"the reference forward raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
+            raise (self.own_failure(e, "the reference forward")
+                   or TaskProblem(f"the reference forward raised {type(e).__name__}: {e}\n{_exc_text(e)}")) from None
         return inputs, out
 
     # -- builds, asked for by the candidate process -----------------------------------------------------------
@@ -330,6 +335,7 @@ class Judge:
                                        timeout=900, close_fds=True)
                     except subprocess.TimeoutExpired:
                         return {"ok": False, "message": "the build did not finish within 900 s"}, []
+                infra.check_room(staging)  # a build that failed on a full disk is the verifier's (infra_error)
                 try:
                     result = json.loads((staging / "result.json").read_text())
                 except (OSError, ValueError):
@@ -389,7 +395,14 @@ class Judge:
         if self.cand is None:
             self.cand = CandidateProcess(self.spec.device, self.spec.build_dir)
         age = time.monotonic() - self.cand.spawned
-        ready = self.cand.wait_ready(timeout)
+        try:
+            ready = self.cand.wait_ready(timeout)
+        except JobFailed as f:
+            if f.status == "infra_error":
+                raise
+            # no candidate code is in it yet: whatever stopped it is the verifier's
+            raise JobFailed("infra_error", "candidate_start", f"the candidate process did not start: {f.error['message']}",
+                            f.error.get("log", ""), infra=True, fatal=True) from None
         if self.spec.timing.diagnostics:
             # a slow setup: a process started too late (its age), or one whose own start was slow
             self.diag_setup["candidate_age_at_start_s"] = round(age, 3)
@@ -452,12 +465,21 @@ class Judge:
                 self.sync()
             msg = {"op": "load", "source": self.spec.candidate, "file": "candidate.py", "module": "kmosaic_candidate",
                    "class_name": "ModelNew", "seed": self.spec.seeds[0], "init": init, "compile": False,
-                   "import_only": False, "params": {n: b.desc() for n, b in shared.items()}}
+                   "import_only": False, "params": {n: b.desc() for n, b in shared.items()},
+                   **self.budget_message()}
             return proc.request(msg, [b.fd for b in shared.values() if b.fd is not None], on_build=self.on_build,
                                 what="loading")
         finally:
             for b in shared.values():
                 b.close()
+
+    def budget_message(self) -> dict:
+        """The candidate's GPU memory budget as a fraction of the device, for the advisory cap it
+        sets before loading its code (``torch.cuda.set_per_process_memory_fraction``)."""
+        mark = getattr(self, "_mem0", None)
+        if mark is None or not getattr(self, "gpu_budget", None):
+            return {}
+        return {"gpu_fraction": self.gpu_budget / mark["total"]}
 
     def call(self, s: Slot, mode: str, what: str, proc: CandidateProcess | None = None) -> dict:
         msg = {"op": "call", "slot": s.name, "mode": mode, "what": what}
@@ -472,6 +494,10 @@ class Judge:
             log = str(reply.get("log") or "")
             if status == "compile_error":
                 log = trim_log(log)
+            if status == "runtime_error":
+                own = self.candidate_oom(reply)
+                if own is not None:
+                    raise own
             raise JobFailed(status, str(reply.get("kind") or "exception"), str(reply.get("message") or "")[:3000], log,
                             fatal=bool(reply.get("fatal")))
         if reply.get("event") != "done":
@@ -652,6 +678,12 @@ class Judge:
         try:
             vmod = self.load_reference(src, f"reference_{mode}")
             inputs, ref_out = self.reference_case(vmod, ref, seed)
+        except JobFailed as f:
+            if f.status == "runtime_error":  # the judge ran out of memory while the candidate held more than its budget
+                raise
+            # the verifier's own failure on another shape: the variant is skipped, as for a task that refuses it
+            self.notes.append(f"shape variant ({mode}) skipped: {f.error['message'][:300]}")
+            return
         except (TaskProblem, Exception):  # noqa: BLE001 - the task does not allow other shapes
             return
         what = "shape variant (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")"
@@ -764,7 +796,10 @@ class Judge:
             for _ in range(CALIBRATION_CALLS + 3):
                 ms, reply = self.timed_call(proc, s, "null", flush)
                 if reply.get("event") != "done":
-                    raise JobFailed("runtime_error", "infra", "the calibration call failed", infra=True)
+                    if proc is self.cand and self.compiled:
+                        self.fail_from_reply(reply)  # candidate code is loaded: its failure
+                    raise JobFailed("infra_error", "calibration", "the calibration call failed before any candidate code was "
+                                    f"loaded: {str(reply.get('message'))[:300]}", infra=True, fatal=True)
                 ts.append(ms)
         key = id(proc)
         self.fastest_null[key] = min([*ts[3:], self.fastest_null.get(key, float("inf"))])
@@ -926,6 +961,93 @@ class Judge:
             return None
         return max(w["bytes"] / (ceil["bandwidth_gbs"] * 1e9), w["flops"] / (ceil["peak_tflops"] * 1e12)) * 1e3
 
+    # -- the verifier's own failures (infra.py) --------------------------------------------------------------------
+    def own_failure(self, e: BaseException, where: str) -> JobFailed | None:
+        """The failure for an exception raised in the judge's own work (``where``): a full disk or
+        an out-of-memory is the verifier's ``infra_error``, unless the candidate process held more
+        GPU memory than its budget when the judge ran out (then it is the candidate's). None for
+        any other exception (a broken task, say), which the caller reports as before."""
+        if infra.is_disk_full(e):
+            return JobFailed("infra_error", "disk_full", f"the verifier could not write ({where}): {type(e).__name__}: {e}",
+                             _exc_text(e), infra=True, fatal=True)
+        if not infra.is_oom(e):
+            return None
+        m = self.memory_report()
+        if m.get("candidate_bytes") is not None and m.get("budget_bytes") is not None \
+                and m["candidate_bytes"] > m["budget_bytes"] + m.get("slack_bytes", 0):
+            return JobFailed("runtime_error", "out_of_memory",
+                             f"the GPU ran out of memory in the judge ({where}) while the candidate process held "
+                             f"{_gib(m['candidate_bytes'])} of it, over its budget of {_gib(m['budget_bytes'])} ({m['how']})",
+                             _exc_text(e))
+        held = f"; the candidate process held {_gib(m['candidate_bytes'])} of its {_gib(m['budget_bytes'])} budget ({m['how']})" \
+            if m.get("candidate_bytes") is not None and m.get("budget_bytes") is not None else ""
+        return JobFailed("infra_error", "out_of_memory", f"the verifier ran out of memory in its own work ({where}): "
+                         f"{type(e).__name__}: {str(e)[:300]}{held}", _exc_text(e), infra=True, fatal=True)
+
+    def mem_mark(self) -> None:
+        """Before any candidate code is loaded (GPU): what the device and the judge hold, and the
+        candidate's budget, its lane's share of the GPU (KMOSAIC_GPU_SHARE, set by the pool) less
+        a margin for CUDA contexts and less what the judge holds now."""
+        if not self.is_cuda:
+            return
+        try:
+            free, total = torch.cuda.mem_get_info(self.device)
+            judge_bytes = torch.cuda.memory_reserved(self.device)
+            share = float(os.environ.get("KMOSAIC_GPU_SHARE") or 1.0)
+        except (RuntimeError, ValueError):
+            return
+        self._mem0 = {"used": total - free, "judge": judge_bytes, "total": total}
+        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes)
+
+    def memory_report(self) -> dict:
+        """The candidate process's GPU memory now, by the judge's own measurement: NVML's count
+        for the candidate's processes where NVML sees them, else the device's growth since
+        ``mem_mark`` less the judge's own growth (which also counts processes that started
+        since, hence a slack of the margin before it is held against the candidate)."""
+        mark = getattr(self, "_mem0", None)
+        if not self.is_cuda or mark is None or self.cand is None or self.cand.proc is None:
+            return {}
+        try:
+            free, total = torch.cuda.mem_get_info(self.device)
+            judge_now = torch.cuda.memory_reserved(self.device)
+        except RuntimeError:
+            return {}
+        out = {"budget_bytes": self.gpu_budget, "used_bytes": total - free, "total_bytes": total}
+        got = infra.nvml_used(infra.descendants(self.cand.proc.pid), self._nvml_device())
+        if got is not None:
+            out.update(candidate_bytes=got, how="measured by NVML", slack_bytes=0)
+        else:
+            out.update(candidate_bytes=max(0, (total - free) - mark["used"] - (judge_now - mark["judge"])),
+                       how="the device's growth since the candidate loaded, less the judge's", slack_bytes=infra.GPU_MARGIN_BYTES)
+        return out
+
+    def _nvml_device(self) -> int | str:
+        """This GPU for NVML: its UUID where torch gives it (CUDA's order of devices need not be
+        NVML's), else the index CUDA_VISIBLE_DEVICES names."""
+        try:
+            return f"GPU-{torch.cuda.get_device_properties(self.device).uuid}"
+        except (AttributeError, RuntimeError):
+            vis = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0].strip()
+            return int(vis) if vis.isdigit() else 0
+
+    def candidate_oom(self, reply: dict) -> JobFailed | None:
+        """A candidate process that reports an out-of-memory is charged with it, unless the judge's
+        own measurement shows it within its budget while the others (the judge, the lane's other
+        processes) had taken more than the rest of the GPU: then the verifier took its memory."""
+        text = f"{reply.get('message')}\n{reply.get('log')}"
+        if not ("OutOfMemoryError" in text or "out of memory" in text):
+            return None
+        m = self.memory_report()
+        if not m or m.get("candidate_bytes") is None or m.get("budget_bytes") is None:
+            return None
+        others = m["used_bytes"] - m["candidate_bytes"]
+        if m["candidate_bytes"] <= m["budget_bytes"] and others > m["total_bytes"] - m["budget_bytes"]:
+            return JobFailed("infra_error", "out_of_memory",
+                             f"the candidate ran out of GPU memory within its budget: it held {_gib(m['candidate_bytes'])} of "
+                             f"{_gib(m['budget_bytes'])}, and the verifier's processes held {_gib(others)} ({m['how']})",
+                             str(reply.get("log") or "")[-3000:], infra=True, fatal=True)
+        return None
+
     # -- whole jobs -----------------------------------------------------------------------------------------------------
     def run(self) -> dict:
         result: dict = {"status": None}
@@ -951,6 +1073,7 @@ class Judge:
             # the reference, the candidate process's start, the timing sets and the empty calls
             self.phases["setup"] = round(time.perf_counter() - t_setup, 4)
             self.phase("compile")
+            self.mem_mark()
             t0 = time.perf_counter()
             reply = self.load_with_params(self.cand, ref, init)
             self.phases["compile"] = round(time.perf_counter() - t0 - float(reply.get("load_s") or 0), 4)
@@ -1001,8 +1124,15 @@ class Judge:
             result["status"] = "task_error"
             result["error"] = {"kind": "task", "message": str(t).split("\n")[0], "log": str(t)}
         except BaseException as e:  # noqa: BLE001 - a judge bug still yields a verdict
-            result["status"] = "runtime_error"
-            result["error"] = {"kind": "harness", "message": f"internal error: {type(e).__name__}: {e}", "log": _exc_text(e)}
+            # the judge's own failure (its out-of-memory in a comparison, a full disk while it
+            # builds, a bug) is no verdict on the candidate: infra_error, retried on a fresh judge
+            own = self.own_failure(e, "the judge's own work")
+            if own is not None and own.status != "infra_error":
+                result["status"], result["error"] = own.status, own.error
+            else:
+                result["status"] = "infra_error"
+                result["error"] = own.error if own is not None else {
+                    "kind": "harness", "message": f"internal error: {type(e).__name__}: {e}", "log": _exc_text(e)}
             result["fatal"] = True
             result["infra"] = True
         result.update(compiled=self.compiled, rejections=self.rejections, tolerances=self.tolerances,
@@ -1070,6 +1200,10 @@ class Judge:
         self.quiet.close()
         if self._own_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _gib(n: int | float) -> str:
+    return f"{n / 2**30:.2f} GiB"
 
 
 _driver: list = []

@@ -23,6 +23,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .infra import INFRA_RETRIES, lane_share
 from .spec import JobSpec
 
 DEFAULT_TIMEOUTS = {"startup": 240.0, "compile": 600.0, "load": 120.0, "check": 180.0, "time": 600.0}
@@ -39,6 +40,22 @@ class Outcome:
     log_tail: str = ""
     worker_env: dict = field(default_factory=dict)
     wall_s: float = 0.0
+    # the runs before this one that failed for the verifier's own reasons (a judge lost, an
+    # infra_error result), each on a judge that was then replaced: {attempt, phase, kind, message}
+    attempts: list = field(default_factory=list)
+
+    @property
+    def infra(self) -> bool:
+        """The verifier failed, not the candidate: its judge process died or was lost (a
+        candidate runs in a process of its own, whose death the judge reports), or the judge
+        reported infra_error."""
+        return self.failure == "crash" or (self.result is not None and self.result.get("status") == "infra_error")
+
+    def infra_summary(self) -> dict:
+        if self.failure is not None:
+            return {"phase": self.phase, "kind": "worker_lost", "message": self.message}
+        err = (self.result or {}).get("error") or {}
+        return {"phase": self.phase, "kind": str(err.get("kind") or "infra"), "message": str(err.get("message") or "")[:500]}
 
 
 class _Events:
@@ -206,7 +223,22 @@ class _Lane:
         while len(self.spares) < self.n_spares:
             self.spares.append(self._spawn())
 
-    def run(self, job: JobSpec, timeouts: dict[str, float]) -> Outcome:
+    def run(self, job: JobSpec, timeouts: dict[str, float], retries: int = INFRA_RETRIES) -> Outcome:
+        """The job's outcome; one that failed for the verifier's own reasons (``Outcome.infra``)
+        is run again on a fresh judge, up to ``retries`` times, and the failed runs are listed in
+        ``attempts``."""
+        t0 = time.monotonic()
+        attempts: list[dict] = []
+        while True:
+            out = self._run_once(job, timeouts)
+            if not out.infra or len(attempts) >= retries:
+                break
+            attempts.append({"attempt": len(attempts) + 1, **out.infra_summary()})
+        out.attempts = attempts
+        out.wall_s = time.monotonic() - t0
+        return out
+
+    def _run_once(self, job: JobSpec, timeouts: dict[str, float]) -> Outcome:
         t0 = time.monotonic()
         if self.current is None:
             self.current = self._spawn()
@@ -248,8 +280,8 @@ class _Lane:
                 out = Outcome(ev, None, phase, "", "", env)
                 break
         out.wall_s = time.monotonic() - t0
-        if out.result is None or out.result.get("fatal") or w.jobs_left <= 0:
-            self._next_worker()
+        if out.result is None or out.result.get("fatal") or out.infra or w.jobs_left <= 0:
+            self._next_worker()  # a clean judge for the next job (and for the retry of an infra_error)
         return out
 
     def close(self) -> None:
@@ -370,6 +402,10 @@ class WorkerPool:
             self.cpu_split = split_cpus(len(gpus))
             for i, g in enumerate(gpus):
                 lane_env = {**(env or {}), "CUDA_VISIBLE_DEVICES": g}
+                # the lane's share of its GPU, from which its judge sets the candidate's memory
+                # budget (infra.gpu_budget); KMOSAIC_GPU_SHARE set by the user wins (other
+                # programs on the GPU)
+                lane_env["KMOSAIC_GPU_SHARE"] = os.environ.get("KMOSAIC_GPU_SHARE") or str(lane_share(gpus.count(g)))
                 if self.cpu_split:
                     lane_env["KMOSAIC_CPUS"] = ",".join(map(str, self.cpu_split[0][i]))
                 self.lanes.append(_Lane("cuda", worker_env("cuda", lane_env), spares, jobs_per_worker, build_dir=build_dir))

@@ -115,6 +115,7 @@ class CandidateProcess:
             if lock is not None:
                 os.close(lock)
         theirs.close()
+        _oom_first(self.proc.pid)
 
     def wait_ready(self, timeout: float) -> dict:
         """The sandbox report; restarts once without a layer the device's driver cannot run under."""
@@ -134,8 +135,8 @@ class CandidateProcess:
                 self.kill()
                 self._start([layer for layer in sandbox.LAYERS if layer not in self.skipped])
                 return self.wait_ready(timeout)
-            raise JobFailed("runtime_error", "infra", f"the candidate process could not start: {msg.get('error')}",
-                            str(msg.get("log", ""))[-3000:], infra=True)
+            raise JobFailed("infra_error", "candidate_start", f"the candidate process could not start: {msg.get('error')}",
+                            str(msg.get("log", ""))[-3000:], infra=True, fatal=True)
         layers = {k: str(v) for k, v in (msg.get("sandbox") or {}).items()}
         for k, v in self.skipped.items():
             layers[k] = v
@@ -225,6 +226,19 @@ class CandidateProcess:
             pass
         self.kill()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _oom_first(pid: int) -> None:
+    """The kernel's OOM killer takes this process (and what it starts, which inherits the score)
+    before the judge: a candidate that exhausts the host's memory dies itself, as its own
+    runtime_error, rather than taking its judge down (which would be the verifier's infra_error).
+    Written by the judge as soon as the launcher exists, before it starts the candidate; the
+    candidate process writes it again itself where its sandbox allows."""
+    try:
+        with open(f"/proc/{pid}/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError:
+        pass
 
 
 def _remember_refusal(build_dir: str, device: str, layer: str, reason: str) -> None:

@@ -141,6 +141,10 @@ class Verdict:
     # Things a reader must know to trust the verdict (e.g. that parameters were
     # copied from the reference, or that a baseline came from the cache).
     notes: list[str] = field(default_factory=list)
+    # runs of this job before the one reported that failed for the verifier's own reasons (a judge
+    # process lost, its out-of-memory, a full disk), each retried on a fresh judge:
+    # [{attempt, phase, kind, message}]. With status infra_error, the last run failed that way too.
+    attempts: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:

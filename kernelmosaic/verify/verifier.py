@@ -400,9 +400,16 @@ class Verifier:
 
     def _to_verdict(self, verdict: Verdict, out: Outcome, task_where: str) -> Verdict | TaskError:
         if out.failure is not None:
-            verdict.status = "timeout" if out.failure == "timeout" else "runtime_error"
+            # a judge process that died or was lost (its candidate runs in a process of its own,
+            # whose death the judge reports as the candidate's): the verifier's failure, after
+            # the pool ran the job again on fresh judges
+            lost = out.failure == "crash"
+            verdict.status = "timeout" if out.failure == "timeout" else "infra_error"
             verdict.compiled = out.phase not in ("compile", "startup")
-            verdict.error = Failure(out.failure, out.message, out.log_tail[-3000:])
+            verdict.error = Failure("worker_lost" if lost else out.failure,
+                                    f"the verifier failed, not the candidate: {out.message}" if lost else out.message,
+                                    out.log_tail[-3000:])
+            verdict.attempts = list(out.attempts)
             verdict.env = {k: out.worker_env.get(k) for k in ("gpu", "torch", "cuda", "driver")}
             verdict.phases_s = {out.phase: round(out.wall_s, 3)}
             return verdict
@@ -415,7 +422,13 @@ class Verifier:
             seeds=verdict.seeds, compiled=bool(r.get("compiled")), error=r.get("error"), mismatch=r.get("mismatch"),
             rejections=r.get("rejections") or [], timing=r.get("timing"), tolerances=r.get("tolerances") or {},
             phases_s=r.get("phases_s") or {}, notes=r.get("notes") or [],
-            env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"))
+            env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"),
+            attempts=list(out.attempts))
+        if verdict.status == "infra_error" and verdict.attempts:
+            verdict.notes.append(f"the verifier failed on {len(verdict.attempts) + 1} fresh judges in a row; no verdict on the candidate")
+        elif verdict.attempts:
+            verdict.notes.append(f"{len(verdict.attempts)} earlier run(s) failed for the verifier's own reasons and were run "
+                                 "again on a fresh judge (see attempts)")
         if env.get("cpu"):
             verdict.env["cpu"] = env["cpu"]
         return verdict

@@ -1,0 +1,133 @@
+"""Telling the verifier's own failures from the candidate's (``infra_error``), and the GPU memory budget.
+
+A verdict is the candidate's record, so a failure it did not cause must not land on it: a judge
+process that died or was lost, an out-of-memory in the judge's own work (the reference, the
+inputs, the comparison) while the candidate kept within its budget, a full disk where the verifier
+writes, or a candidate process that failed to start before any candidate code was loaded. Those
+get the status ``infra_error``, and the pool runs the job again on a fresh judge (``INFRA_RETRIES``
+times) before it gives that status back.
+
+Only evidence the judge holds decides this (its own exceptions, its own measurements of memory,
+its own process table); nothing the candidate process says does: a candidate that claims "out of
+memory" or "no space left on device" gets no more than the candidate's own ``runtime_error``
+unless the judge's measurements agree.
+
+Torch-free, so that the orchestrator's pool can import it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+# runs of a job after the first that ended in infra_error, each on a fresh judge process
+INFRA_RETRIES = 2
+# GPU memory kept out of every lane's budget: the CUDA contexts of the judge, its warm candidate
+# processes (four on a GPU) and its reference process, about 0.5 GiB each on an H200
+GPU_MARGIN_BYTES = 3 << 30
+# errnos of a write that found no room: a full file system, a quota, a file-size limit
+DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def is_oom(e: BaseException) -> bool:
+    """An allocation that failed: Python's MemoryError, torch's OutOfMemoryError (CUDA caching
+    allocator), the CPU allocator's and the CUDA runtime's out-of-memory errors."""
+    if isinstance(e, MemoryError) or type(e).__name__ == "OutOfMemoryError":
+        return True
+    if isinstance(e, RuntimeError):
+        msg = str(e)
+        return any(s in msg for s in ("out of memory", "can't allocate memory", "CUBLAS_STATUS_ALLOC_FAILED",
+                                      "cudaErrorMemoryAllocation"))
+    return False
+
+
+def is_disk_full(e: BaseException) -> bool:
+    return isinstance(e, OSError) and e.errno in DISK_FULL_ERRNOS
+
+
+# a file system with less room than this is full, for a build that failed on it
+MIN_FREE_BYTES = 64 << 20
+
+
+def check_room(path) -> None:
+    """Raise ENOSPC when the file system of ``path`` has (nearly) no room left, as the judge itself
+    measures it (statvfs): a failed build or write there is the verifier's, not the candidate's,
+    whatever the compiler printed. A candidate cannot fake this: the judge asks the kernel."""
+    try:
+        st = os.statvfs(path)
+    except OSError:
+        return
+    free = st.f_bavail * st.f_frsize
+    if free < MIN_FREE_BYTES or (st.f_files and st.f_favail == 0):
+        raise OSError(errno.ENOSPC, f"no space left on the file system of {path} ({free >> 20} MiB free)")
+
+
+def lane_share(lanes_on_gpu: int) -> float:
+    """The share of one GPU that each of the lanes sharing it may use."""
+    return 1.0 / max(1, lanes_on_gpu)
+
+
+def gpu_budget(total: int, share: float, judge_bytes: int) -> int:
+    """The candidate process's budget: its lane's share of the GPU, less the margin for the
+    processes' CUDA contexts and less what the judge itself holds (the reference, the inputs,
+    the buffers it shares with the candidate)."""
+    return max(0, int(total * share) - GPU_MARGIN_BYTES - max(0, judge_bytes))
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it, from /proc (the candidate process sits under its
+    sandbox launcher, and in a PID namespace of its own)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for t in tids:
+            try:
+                with open(f"/proc/{p}/task/{t}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError):
+                pass
+    return out
+
+
+def host_rss(pids: list[int]) -> int:
+    """Resident memory of ``pids`` in bytes (VmRSS), as the kernel reports it."""
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def nvml_used(pids: list[int], device: int | str = 0) -> int | None:
+    """GPU memory that the driver accounts to ``pids`` on ``device`` (an NVML index, or a UUID
+    ``"GPU-..."``: CUDA's device order need not be NVML's), or None where NVML is missing or sees
+    none of them (in a container NVML may report host PIDs that differ from ours)."""
+    try:
+        import pynvml  # type: ignore
+    except ImportError:
+        return None
+    try:
+        pynvml.nvmlInit()
+        try:
+            h = pynvml.nvmlDeviceGetHandleByUUID(device) if isinstance(device, str) else pynvml.nvmlDeviceGetHandleByIndex(device)
+            procs = pynvml.nvmlDeviceGetComputeRunningProcesses(h)
+        finally:
+            pynvml.nvmlShutdown()
+    except Exception:  # noqa: BLE001 - NVML is a better measurement when present, never a requirement
+        return None
+    want = set(pids)
+    seen = [p for p in procs if p.pid in want]
+    if not seen:
+        return None
+    return sum(int(p.usedGpuMemory or 0) for p in seen)
