@@ -102,6 +102,22 @@ def _demangle(name: str) -> str:
         return name
 
 
+def _demangle_many(names: list[str]) -> list[str]:
+    """Demangled as the profiler demangles (``__cxa_demangle``). ``c++filt`` is the same demangler
+    (libiberty's) in one process: identical on all 15,764 kernel names of cuBLASLt 13.10, in 0.3 s
+    against 6 s name by name through torch. Falls back to torch."""
+    tool = shutil.which("c++filt")
+    if tool and names:
+        try:
+            r = subprocess.run([tool], input="\n".join(names) + "\n", capture_output=True, text=True, timeout=300)
+            out = r.stdout.split("\n")[:len(names)]
+            if r.returncode == 0 and len(out) == len(names):
+                return out
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return [_demangle(n) for n in names]
+
+
 def vendor_symbols(names: list[str]) -> list[str]:
     """The names among ``names`` that reach a vendor math library or the dynamic loader."""
     bad = []
@@ -242,8 +258,8 @@ def kernel_table(path: str, cache_dir: str | os.PathLike | None, tool: str) -> d
     r = subprocess.run([tool, "-symbols", path], capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
     if r.returncode != 0:
         raise RuntimeError(f"cuobjdump -symbols {lib} failed: {r.stderr.strip()[:300]}")
-    mangled = {line.split()[-1] for line in r.stdout.splitlines() if "STO_ENTRY" in line and line.split()}
-    names = sorted(mangled | {_demangle(n) for n in mangled})
+    mangled = sorted({line.split()[-1] for line in r.stdout.splitlines() if "STO_ENTRY" in line and line.split()})
+    names = sorted(set(mangled) | set(_demangle_many(mangled)))
     if cached is not None:
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
