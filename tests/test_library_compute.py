@@ -172,6 +172,46 @@ def test_the_kernel_table_is_read_once_per_library(fake_cuobjdump, tmp_path):
     assert calls.read_text().count("called") == 2
 
 
+def test_a_library_without_device_code_is_an_empty_table(fake_cuobjdump, tmp_path):
+    # what cuobjdump (CUDA 13) prints, with exit code 255, for a host-only library such as libcudnn.so.9
+    lib, calls = fake_cuobjdump
+    tool = Path(libs.cuobjdump())
+    tool.write_text(f"#!/bin/sh\necho called >> {calls}\n"
+                    f"echo \"cuobjdump info    : File '$2' does not contain device code\"\nexit 255\n")
+    notes: list[str] = []
+    assert libs.kernel_rejection(["ampere_sgemm_128x64_nn"], [str(lib)], tmp_path / "cache", notes) is None
+    assert not notes
+    libs._TABLES.clear()
+    libs.kernel_rejection(["x"], [str(lib)], tmp_path / "cache", notes)
+    assert calls.read_text().count("called") == 1  # remembered, not asked again
+
+
+def test_the_candidate_is_found_behind_its_sandbox_launcher(tmp_path):
+    # the launcher forks once for a PID namespace: the candidate is its child; a process that is
+    # not the launcher is the candidate itself
+    class P:
+        def __init__(self, pid):
+            self.proc = type("Popen", (), {"pid": pid})()
+
+    me = os.getpid()
+    assert libs.process_pid(P(me)) == me
+    launcher = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; subprocess.run([sys.executable, '-c', "
+                                 "'import time; time.sleep(30)'])", "kernelmosaic.verify.sandbox"])
+    try:
+        for _ in range(200):
+            kid = libs.process_pid(P(launcher.pid))
+            if kid:
+                break
+            time.sleep(0.05)
+        assert kid and kid != launcher.pid
+        assert Path(f"/proc/{kid}/status").read_text().count(f"PPid:\t{launcher.pid}") == 1
+    finally:
+        for line in Path(f"/proc/{launcher.pid}/task/{launcher.pid}/children").read_text().split():
+            os.kill(int(line), 9)
+        launcher.kill()
+        launcher.wait()
+
+
 def test_only_gpu_vendor_libraries_are_read(fake_cuobjdump, tmp_path):
     lib, calls = fake_cuobjdump
     other = tmp_path / "libcufft.so.12"

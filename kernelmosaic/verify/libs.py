@@ -163,10 +163,16 @@ def process_pid(proc) -> int | None:
     if p is None:
         return None
     try:
+        launcher = b"kernelmosaic.verify.sandbox" in Path(f"/proc/{p}/cmdline").read_bytes()
+    except OSError:
+        return None
+    if not launcher:  # it exec'd the candidate (whose own children, such as ptxas, are not it)
+        return p
+    try:
         kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
     except OSError:
         kids = []
-    return int(kids[0]) if kids else p
+    return int(kids[0]) if kids else None
 
 
 def mapped_files(pid: int | None) -> set[str] | None:
@@ -256,8 +262,10 @@ def kernel_table(path: str, cache_dir: str | os.PathLike | None, tool: str) -> d
         except (OSError, ValueError, KeyError, TypeError):
             pass
     r = subprocess.run([tool, "-symbols", path], capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
-    if r.returncode != 0:
-        raise RuntimeError(f"cuobjdump -symbols {lib} failed: {r.stderr.strip()[:300]}")
+    # a host-only library (libcudnn.so.9 is a loader for its engine libraries) is an empty table:
+    # cuobjdump says so and exits 255
+    if r.returncode != 0 and "does not contain device code" not in r.stdout + r.stderr:
+        raise RuntimeError(f"cuobjdump -symbols {lib} failed: {(r.stderr or r.stdout).strip()[:300]}")
     mangled = sorted({line.split()[-1] for line in r.stdout.splitlines() if "STO_ENTRY" in line and line.split()})
     names = sorted(set(mangled) | set(_demangle_many(mangled)))
     if cached is not None:
