@@ -433,6 +433,9 @@ class Runner:
             # back to the caller's stream, decide `unsynchronized_output` (streams.py)
             cfg = streams.profiler_config(torch)
             profiler = profile(activities=[ProfilerActivity.CUDA], **({"experimental_config": cfg} if cfg else {}))
+            if getattr(self, "_marker", None) is None:  # allocated (and synchronized) outside the records
+                self._marker = (torch.zeros(1, device=self.device), torch.zeros(1, device=self.device))
+                self.sync()
         with contextlib.ExitStack() as st:
             if profiler is not None:
                 st.enter_context(profiler)
@@ -460,10 +463,6 @@ class Runner:
 
     def _stream_marker(self) -> None:
         """A 4-byte copy on the caller's (current) stream, outside the dispatch mode."""
-        torch = self.torch
-        if getattr(self, "_marker", None) is None:
-            self._marker = (torch.zeros(1, device=self.device), torch.zeros(1, device=self.device))
-            self.sync()
         self._marker[1].copy_(self._marker[0])
 
     def _stream_summary(self, profiler, sync_records: bool) -> dict:

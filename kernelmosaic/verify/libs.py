@@ -331,6 +331,35 @@ def judge_libraries() -> set[str]:
     return mapped_files(os.getpid()) or set()
 
 
-if __name__ == "__main__":  # python -m kernelmosaic.verify.libs LIB...: what check 1 sees in a built library
-    for p in sys.argv[1:]:
-        print(p, build_rejection(p) or "no vendor or loader symbols")
+def warm(cache_dir) -> list[tuple[str, int, float]]:
+    """List the kernels of the GPU vendor libraries torch maps once cuBLAS and cuDNN have run, into
+    the cache, so that the first strict GPU verdict on a machine does not pay for it inside its
+    check phase. Returns (library, kernels, seconds) per library."""
+    import time
+
+    import torch
+
+    torch.cuda.init()
+    a = torch.randn(64, 64, device="cuda")
+    (a @ a).sum().item()
+    torch.nn.functional.conv2d(torch.randn(1, 4, 16, 16, device="cuda"), torch.randn(8, 4, 3, 3, device="cuda")).sum().item()
+    tool = cuobjdump()
+    if tool is None:
+        raise RuntimeError("no cuobjdump on this machine: library kernels cannot be listed")
+    out = []
+    for path in sorted(judge_libraries()):
+        if _GPU_VENDOR_LIB.match(os.path.basename(path)) and trusted_library(path):
+            t0 = time.perf_counter()
+            out.append((path, len(kernel_table(path, cache_dir, tool)), round(time.perf_counter() - t0, 2)))
+    return out
+
+
+if __name__ == "__main__":
+    # python -m kernelmosaic.verify.libs LIB...: what check 1 sees in a built library
+    # python -m kernelmosaic.verify.libs --warm CACHE/build: list the GPU vendor kernels ahead of time
+    if sys.argv[1:2] == ["--warm"]:
+        for path, n, secs in warm(sys.argv[2]):
+            print(f"{os.path.basename(path)}: {n} kernel names in {secs} s ({path})")
+    else:
+        for p in sys.argv[1:]:
+            print(p, build_rejection(p) or "no vendor or loader symbols")

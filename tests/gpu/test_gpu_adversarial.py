@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from conftest import KERNELBENCH
-from adversarial_checks import check, describe, expectation, meets, runnable
+from adversarial_checks import check, describe, expectation, meets, runnable, warm_library_kernels
 from kernelmosaic.task import load_task
 from kernelmosaic.verify import TimingConfig, Verdict, Verifier, VerifyRequest
 from kernelmosaic.verify.pool import detect_gpus
@@ -62,8 +62,10 @@ def gpu():
     if not detect_gpus():
         pytest.skip("no NVIDIA GPU")
     v = Verifier(device="cuda", timeouts={"check": 30, "time": 300})
+    warm_library_kernels(v)
     yield v
     v.close()
+
 
 
 # -- 1. adversarial candidates ------------------------------------------------------------------
