@@ -270,3 +270,32 @@ def test_array_library_math_is_refused_under_strict_only(case):
 def test_array_library_names_that_are_not_math_are_allowed(case):
     r = check_candidate(BASE % ALLOWED[case], "cpp", "strict")
     assert r.ok, r.rejections
+
+
+def test_a_vendor_library_loaded_by_the_candidate_is_refused_under_strict(tmp_path):
+    """Through the real verifier: the candidate's import loads a library named like OpenBLAS
+    (`torch.ops.load_library`, which the static screen allows). The judge sees it appear in the
+    candidate process's maps between its start and the instrumented call; kernelbench allows it."""
+    from kernelmosaic.task import load_task
+    from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+
+    lib = tmp_path / "blas" / "libopenblas.so.0"
+    lib.parent.mkdir()
+    (tmp_path / "blas.c").write_text("float openblas_dummy(float x) { return x; }\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "blas.c")], check=True)
+    os.chmod(tmp_path, 0o755)
+    os.chmod(lib.parent, 0o755)
+    adv = Path(__file__).resolve().parent / "adversarial"
+    src = (adv / "control_relu_cc.py").read_text().replace(
+        "import torch\n", f"import torch\ntorch.ops.load_library({str(lib)!r})\n", 1)
+    assert str(lib) in src
+    v = Verifier(device="cpu", workers=1, cache_dir=tmp_path / "cache")
+    try:
+        reqs = [VerifyRequest(candidate=src, task=load_task(adv / "tasks" / "relu.py"), backend="cpp", policy=p,
+                              timing=TimingConfig(enabled=False)) for p in ("strict", "kernelbench")]
+        strict, kb = v.verify_many(reqs)
+    finally:
+        v.close()
+    assert strict.status == "rejected" and "library_compute" in strict.rules, (strict.status, strict.error, strict.notes)
+    assert any("libopenblas.so.0" in r.detail for r in strict.rejections), strict.rejections
+    assert kb.status == "correct", (kb.status, kb.error)
