@@ -83,6 +83,7 @@ class Rule(StrEnum):
     HIDDEN_STATE = "hidden_state"
     HOOKS = "hooks"
     TORCH_COMPUTE = "torch_compute"
+    LIBRARY_COMPUTE = "library_compute"
     NO_CUSTOM_KERNEL = "no_custom_kernel"
     NO_KERNEL_LAUNCHED = "no_kernel_launched"
     UNSYNCHRONIZED_OUTPUT = "unsynchronized_output"

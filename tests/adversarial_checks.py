@@ -93,3 +93,17 @@ def runnable(manifest: list[dict], policy: str, candidates: Path, tasks: Path) -
             continue
         run.append((entry, req))
     return run, out
+
+
+def warm_library_kernels(v) -> None:
+    """strict's first GPU verdict on a machine lists cuBLAS's and cuDNN's kernels (libs.py): done
+    here first, in a process of its own, so that it is not inside a 30 s check phase."""
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(x for x in (root, os.environ.get("PYTHONPATH")) if x))
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.verify.libs", "--warm", str(v.build_dir)],
+                       capture_output=True, text=True, timeout=900, env=env)
+    print(r.stdout, r.stderr[-2000:])
+    assert r.returncode == 0, r.stderr[-2000:]

@@ -231,7 +231,9 @@ def test_the_clock_is_the_judges(verifier):
     # variants), so that the run-time screen, which looks only at those, has not seen them
     src = _cheat(attack, "lib.nap(30000)\n        self.calls += 1\n        if self.calls == 9:\n            lib.hook(0)")
     src = src.replace("super().__init__()", "super().__init__()\n        self.calls = 0")
-    v = verifier.verify(VerifyRequest(candidate=src, task=RELU, backend="cpp", timing=TIMED))
+    # kernelbench: strict refuses a build that calls dlsym (library_compute) before any clock runs,
+    # and this test is about the clock once C code does run
+    v = verifier.verify(VerifyRequest(candidate=src, task=RELU, backend="cpp", timing=TIMED, policy="kernelbench"))
     assert v.timing is not None, (v.status, v.error)
     assert v.timing.candidate_ms >= 25.0, v.timing
     assert v.status in ("correct", "rejected"), (v.status, v.error)

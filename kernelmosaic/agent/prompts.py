@@ -136,7 +136,9 @@ class ModelNew(nn.Module):
 _POLICY = {
     "strict": "Policy `strict`: inside forward, torch may only allocate (torch.empty/empty_like/zeros), view, "
               "reshape or make tensors contiguous. Every arithmetic operation must run in your kernels; the "
-              "verifier records the torch ops forward dispatches and rejects any computation.",
+              "verifier records the torch ops forward dispatches and rejects any computation. No library may "
+              "compute for you either: no cuBLAS, cuDNN, MKL or other BLAS from your extension, no dlopen/dlsym, "
+              "no numpy or CuPy math. On the GPU, launch on torch's current stream (or make it wait for yours).",
     "kernelbench": "Policy `kernelbench`: your own kernel must run in forward; other torch ops are allowed.",
 }
 

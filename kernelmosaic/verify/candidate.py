@@ -30,7 +30,7 @@ import sys
 import time
 import traceback
 
-from . import launches
+from . import launches, streams
 from .channel import Channel, ChannelClosed, dtype_name, map_buffer, unmap
 
 
@@ -435,26 +435,57 @@ class Runner:
         if self.is_cuda:
             from torch.profiler import ProfilerActivity, profile
 
-            profiler = profile(activities=[ProfilerActivity.CUDA])
+            # CUDA synchronisation records on: which streams the work went to, and what ordered it
+            # back to the caller's stream, decide `unsynchronized_output` (streams.py)
+            cfg = streams.profiler_config(torch)
+            profiler = profile(activities=[ProfilerActivity.CUDA], **({"experimental_config": cfg} if cfg else {}))
+            if getattr(self, "_marker", None) is None:  # allocated (and synchronized) outside the records
+                self._marker = (torch.zeros(1, device=self.device), torch.zeros(1, device=self.device))
+                self.sync()
         with contextlib.ExitStack() as st:
             if profiler is not None:
                 st.enter_context(profiler)
-            st.enter_context(Mode())
-            sys.setprofile(prof)
-            try:
-                with torch.no_grad():
-                    out = self.model(*args)
-            finally:
-                sys.setprofile(None)
+                self._stream_marker()  # names the caller's stream in the records
+            with Mode():
+                sys.setprofile(prof)
+                try:
+                    with torch.no_grad():
+                        out = self.model(*args)
+                finally:
+                    sys.setprofile(None)
+            if profiler is not None:
+                self._stream_marker()  # the end of forward: later synchronisation is the harness's
             self.sync()
         kernels = None
+        stream_summary = None
         if profiler is not None:
             kernels = sorted({e.name for e in profiler.events() if str(getattr(e, "device_type", "")).endswith("CUDA")})
+            stream_summary = self._stream_summary(profiler, cfg is not None)
         t_now = collections.Counter(self.triton_runs)
         t_now.subtract(before_t)
         launched = launches.since(before_l)
         return out, {"ops": dict(ops), "launches": dict(launched), "ext_calls": dict(c_calls),
-                     "triton_runs": dict(+t_now), "kernels": kernels}
+                     "triton_runs": dict(+t_now), "kernels": kernels, "streams": stream_summary}
+
+    def _stream_marker(self) -> None:
+        """A 4-byte copy on the caller's (current) stream, outside the dispatch mode."""
+        self._marker[1].copy_(self._marker[0])
+
+    def _stream_summary(self, profiler, sync_records: bool) -> dict:
+        """The profiler's records of streams and synchronisation, summarised (streams.py)."""
+        if not sync_records:
+            return {"caller": None, "why": "this torch's profiler has no CUDA synchronisation records"}
+        path = os.path.join(os.getcwd(), ".instrumented-trace.json")
+        try:
+            profiler.export_chrome_trace(path)
+            with open(path) as f:
+                events = json.load(f).get("traceEvents") or []
+            return streams.summarize(events)
+        except Exception as e:  # noqa: BLE001 - no records: the judge notes it and keeps the race check
+            return {"caller": None, "why": f"the profiler's trace could not be read: {type(e).__name__}: {str(e)[:200]}"}
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
 
     # -- integrity screen -------------------------------------------------------------------------------
     def take_snapshot(self) -> None:
@@ -583,7 +614,8 @@ def main() -> None:
             if device == "cuda":
                 from torch.profiler import ProfilerActivity, profile
 
-                with profile(activities=[ProfilerActivity.CUDA]) as p:
+                cfg = streams.profiler_config(torch)
+                with profile(activities=[ProfilerActivity.CUDA], **({"experimental_config": cfg} if cfg else {})) as p:
                     (x + 1).sum().item()
                 p.events()
                 torch.cuda.synchronize()

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import torch
 
-from . import quiet, sandbox
+from . import libs, quiet, sandbox, streams
 from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
 from .channel import SharedBuffer, dtype_name
 from . import infra
@@ -377,6 +377,11 @@ class Judge:
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
         path, digest = found
+        if self.spec.policy == "strict":  # the symbols the loader will bind, in the library the judge built
+            detail = libs.build_rejection(path)
+            if detail:
+                self.rejections.append({"rule": "library_compute", "detail": detail})
+                return {"ok": False, "message": f"the verifier refused this build: {detail}"}, []
         return {"ok": True, "sha256": digest}, [os.open(path, os.O_RDONLY | os.O_CLOEXEC)]
 
     @staticmethod
@@ -409,6 +414,8 @@ class Judge:
             self.diag_setup["candidate_startup_s"] = ready.get("startup_s")
             self.diag_setup.update({f"candidate_{k}": v for k, v in (ready.get("startup_parts") or {}).items()})
         self.isolation = {"layers": ready["sandbox"], "processes": "judge and candidate in separate processes"}
+        # what it has mapped before any candidate code is loaded (libs.py, read by the judge)
+        self.libs_before = libs.mapped_files(libs.process_pid(self.cand))
 
     def slot(self, name: str, inputs: list, outputs, proc: CandidateProcess | None = None) -> Slot:
         """The slot ``name`` for this layout, bound in ``proc``. One set of buffers serves every
@@ -647,6 +654,13 @@ class Judge:
         self.screen(reply, "after the instrumented call")
         for rule, detail in dynamic_rejections(reply.get("instr") or {}, self.spec.policy, self.spec.kernel_names, self.is_cuda):
             self.rejections.append({"rule": rule, "detail": detail})
+        if self.is_cuda:
+            self.notes.extend(streams.notes((reply.get("instr") or {}).get("streams")))
+        if self.spec.policy == "strict":  # vendor libraries loaded, or their kernels run (libs.py)
+            for rule, detail in libs.after_call(getattr(self, "libs_before", None), self.cand,
+                                                (reply.get("instr") or {}).get("kernels"), self.spec.build_dir,
+                                                self.is_cuda, self.notes):
+                self.rejections.append({"rule": rule, "detail": detail})
         if self.rejections:
             raise JobFailed("rejected", "rule", "; ".join(r["rule"] for r in self.rejections))
         out = self.outputs(s, reply, ref_out, -1)

@@ -149,7 +149,8 @@ _C_FORBIDDEN = re.compile(r"\b(pthread_create|std::thread|std::async|fork|vfork|
 # Modules whose attributes a candidate may never rebind (timers, the framework, our launchers).
 _PROTECTED_ROOTS = ("torch", "time", "triton", "numpy", "kernelmosaic", "cupy", "sys", "os", "builtins")
 _MODULE_ROOTS = set(_PROTECTED_ROOTS) | {"math", "functools", "operator", "importlib", "inspect", "gc", "ctypes",
-                                          "threading", "subprocess", "signal", "io", "pickle", "socket", "tl", "np"}
+                                          "threading", "subprocess", "signal", "io", "pickle", "socket", "tl", "np",
+                                          "cupyx", "scipy", "jax", "numexpr"}
 
 # torch functions that only allocate, view or describe tensors: allowed in forward under `strict`.
 STRICT_ALLOWED_TORCH = {
@@ -161,6 +162,27 @@ STRICT_ALLOWED_TORCH = {
     "cuda", "no_grad", "inference_mode", "Generator", "strided", "utils", "nn", "view_as_real", "view_as_complex",
 }
 _COMPUTE_NAMESPACES = ("torch.nn.functional", "torch.linalg", "torch.fft", "torch.special", "torch.nn.init")
+
+# Array libraries whose math stands in for the candidate's kernels (`strict`: library_compute).
+# numpy and CuPy may be named for what is not math: dtypes and constants, and CuPy's kernel
+# launchers and device handles (the candidate's own code); everything else under them is refused,
+# and so is handing a tensor's memory to another array library.
+_ARRAY_LIBRARIES = ("numpy", "cupy", "cupyx", "cupy_backends", "scipy", "jax", "jaxlib", "tensorflow", "numexpr",
+                    "sklearn", "mkl", "dpnp", "numba.np")
+_ARRAY_DTYPES = {
+    "float16", "float32", "float64", "half", "single", "double", "int8", "int16", "int32", "int64", "uint8", "uint16",
+    "uint32", "uint64", "bool_", "intc", "intp", "uintp", "longlong", "dtype", "finfo", "iinfo", "pi", "e", "inf", "nan",
+    "newaxis", "ndarray", "generic", "number", "integer", "floating", "complex64", "complex128",
+}
+_ARRAY_ALLOWED = {f"numpy.{n}" for n in _ARRAY_DTYPES} | {f"cupy.{n}" for n in _ARRAY_DTYPES} | {
+    "numpy", "cupy", "cupy.RawKernel", "cupy.RawModule", "cupy.ElementwiseKernel", "cupy.cuda",
+}
+# under cupy.cuda: streams, devices, events and memory are fine; its library bindings are not
+_CUPY_CUDA_LIBRARIES = ("cublas", "cublasLt", "cudnn", "cufft", "cusolver", "cusparse", "curand", "cutensor", "thrust",
+                        "nccl", "cub", "jitify")
+# a tensor's memory handed to another array library (then its math runs on it)
+_ARRAY_BRIDGES = {"numpy", "__array__", "__array_interface__", "__cuda_array_interface__", "__dlpack__", "from_dlpack",
+                  "to_dlpack", "asnumpy"}
 
 
 @dataclass
@@ -225,6 +247,8 @@ class _Checker(ast.NodeVisitor):
             rule = self._module_rule(a.name)
             if rule:
                 self.reject(rule, f"{_line(node)}: import {a.name}")
+            if a.name.split(".")[0] not in ("numpy", "cupy"):  # those two: their uses are checked
+                self._array_library(a.name, node)
             if a.asname:
                 self.aliases[a.asname] = a.name
             else:
@@ -245,6 +269,7 @@ class _Checker(ast.NodeVisitor):
                 self.reject(r, f"{_line(node)}: from {mod} import {a.name}")
             self.aliases[a.asname or a.name] = full
             self._check_qualname(full, node)
+            self._array_library(full, node)
             self._note_mechanism(full)
 
     def _note_mechanism(self, name: str) -> None:
@@ -357,11 +382,32 @@ class _Checker(ast.NodeVisitor):
         if q.startswith("kernelmosaic") and not any(q == a or q.startswith(a + ".") and a.count(".") >= 3 for a in _KERNELMOSAIC_API):
             self.reject("introspection", f"{_line(node)}: {q} (candidates may use only nvrtc.compile and cc.compile from kernelmosaic)")
 
+    def _array_library(self, q: str, node: ast.AST) -> None:
+        """`strict`: numpy, CuPy and other array libraries may not do the math (library_compute)."""
+        if self.policy != "strict" or not q:
+            return
+        root = next((lib for lib in _ARRAY_LIBRARIES if q == lib or q.startswith(lib + ".")), None)
+        if root is None:
+            return
+        parts = q.split(".")
+        if root in ("numpy", "cupy"):
+            if q in _ARRAY_ALLOWED or ".".join(parts[:2]) in _ARRAY_ALLOWED - {"numpy", "cupy", "cupy.cuda"}:
+                return
+            if q == "cupy.cuda" or (q.startswith("cupy.cuda.") and parts[2] not in _CUPY_CUDA_LIBRARIES):
+                return
+        self.reject("library_compute", f"{_line(node)}: {q} (strict: the math must be the candidate's own kernels, "
+                    "not an array or vendor library's)")
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr in _FRAME_ATTRS:
             self.reject("introspection", f"{_line(node)}: access to .{node.attr}")
+        if self.policy == "strict" and node.attr in _ARRAY_BRIDGES:
+            self.reject("library_compute", f"{_line(node)}: .{node.attr} hands a tensor to another array library "
+                        "(strict: the math must be the candidate's own kernels)")
         q = self.qualname(node) or ""
         self._check_qualname(q, node)
+        if not isinstance(getattr(node, "_km_parent", None), ast.Attribute):
+            self._array_library(q, node)  # the whole chain once: np.linalg.norm, not np.linalg too
         for name, rule in _FORBIDDEN_MODULES.items():
             if rule == "torch_compile" and (q == name or q.startswith(name + ".")):
                 self.reject(rule, f"{_line(node)}: use of {q}")
@@ -410,6 +456,11 @@ class _Checker(ast.NodeVisitor):
             if isinstance(name, ast.Constant) and isinstance(name.value, str):
                 # getattr(mod, "name") is mod.name
                 self._check_qualname(f"{tq}.{name.value}" if tq else "", node)
+                self._array_library(f"{tq}.{name.value}" if tq else "", node)
+                if name.value in _ARRAY_BRIDGES and self.policy == "strict":
+                    self.reject("library_compute", f"{_line(node)}: getattr(..., {name.value!r}) hands a tensor to another array library")
+            elif self.policy == "strict" and any(tq == lib or tq.startswith(lib + ".") for lib in _ARRAY_LIBRARIES):
+                self.reject("library_compute", f"{_line(node)}: getattr({tq}, <computed name>) (strict: array library math)")
             elif tq.split(".")[0] in ("os", "sys", "torch", "builtins", "time", "kernelmosaic"):
                 self.reject("introspection", f"{_line(node)}: getattr({tq}, <computed name>)")
         if q.endswith("cpp_extension.load_inline") or q.endswith("cpp_extension.load"):
@@ -450,6 +501,9 @@ def check_candidate(source: str, backend: str, policy: str) -> StaticReport:
     has_model_new = any(isinstance(n, ast.ClassDef) and n.name == "ModelNew" for n in ast.walk(tree))
     if not has_model_new:
         return StaticReport(ok=False, invalid="the candidate defines no `class ModelNew(nn.Module)`")
+    for parent in ast.walk(tree):  # attribute chains are checked once, at their outermost node
+        for child in ast.iter_child_nodes(parent):
+            child._km_parent = parent  # type: ignore[attr-defined]
     c = _Checker(policy)
     c.visit(tree)
     names: list[str] = list(c.triton_kernels)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from . import streams
+
 # torch ops that only allocate, view, copy or describe tensors: all that `strict` allows in forward.
 STRICT_ALLOWED_OPS = {
     "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like", "zero_", "fill_",
@@ -58,6 +60,11 @@ def dynamic_rejections(instr: dict, policy: str, kernel_names: list[str], on_gpu
         if not seen & set(kernel_names):
             out.append(("no_kernel_launched", f"none of the candidate's kernels ({', '.join(kernel_names)}) ran on the "
                         f"GPU; kernels seen: {', '.join(sorted(str(k) for k in kernels)[:8]) or 'none'}"))
+    if on_gpu and isinstance(instr.get("streams"), dict):
+        # decided from the profiler's stream and synchronisation records, not from a race (streams.py)
+        detail = streams.rejection(instr["streams"])
+        if detail:
+            out.append(("unsynchronized_output", detail))
     if policy == "strict":
         ops = instr.get("ops") or {}
         bad = sorted(str(op) for op in ops if op not in STRICT_ALLOWED_OPS)
