@@ -234,3 +234,18 @@ def test_cheat_passes_without_the_check_and_fails_with_it(cache_dir):
         assert got.precision.status == "failed" and "rounded to tf32" in got.precision.reason, got.precision
     assert control.status == "correct" and control.precision.status == "passed", control
     assert control.precision.cand_err <= control.precision.threshold
+
+
+def test_slices_give_the_same_numbers(monkeypatch):
+    # the norms run slice by slice (a KernelBench output can be 6 GiB): slicing changes nothing
+    A, B = rand_mm(k=1024)
+    m = MatMul()
+    ref = m(A, B)
+    c = A.half().float() @ B.half().float()
+    whole = P.check(m, [A, B], ref, c, CPU)
+    monkeypatch.setattr(P, "CHUNK", 1000)
+    sliced = P.check(m, [A, B], ref, c, CPU)
+    assert sliced.status == whole.status == "failed"
+    for k in ("ref_err", "cand_err", "threshold", "ref_max_err", "cand_max_err"):
+        assert getattr(sliced, k) == pytest.approx(getattr(whole, k), rel=1e-9), k
+    assert sliced.signature == pytest.approx(whole.signature, rel=1e-6)

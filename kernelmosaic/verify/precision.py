@@ -52,7 +52,7 @@ import time
 
 import torch
 
-from .compare import flatten
+from .compare import CHUNK, flatten
 from .verdict import Precision
 
 # Calibration (benchmarks/precision_calibration.py; numbers in docs/verification.md): honest
@@ -111,8 +111,8 @@ def _oracle_module(ref, fn):
     return m
 
 
-def _nbytes(xs) -> int:
-    return sum(t.numel() * t.element_size() for t in flatten(list(xs)) if isinstance(t, torch.Tensor))
+def _nbytes64(xs) -> int:
+    return sum(t.numel() * 8 for t in flatten(list(xs)) if isinstance(t, torch.Tensor))
 
 
 def _free_bytes(device: torch.device) -> int:
@@ -144,21 +144,40 @@ def _run(ref, inputs, fmt: str | None, count: bool = False):
     return out, flops
 
 
-def _norms(o: torch.Tensor, r: torch.Tensor, c: torch.Tensor, tiny_rel: float):
-    """‖o‖, ‖r - o‖, ‖c - o‖ over the elements finite in all three, their count, and the
-    elementwise max errors (relative, with the near-zero floor)."""
-    o = o.reshape(-1)
-    o = o.detach()
-    r64, c64 = r.detach().reshape(-1).to(o.device, torch.float64), c.detach().reshape(-1).to(o.device, torch.float64)
-    fin = torch.isfinite(o) & torch.isfinite(r64) & torch.isfinite(c64)
-    o, r64, c64 = o[fin], r64[fin], c64[fin]
-    scale = o.abs() + tiny_rel
-    dr, dc = r64 - o, c64 - o
-    n = int(o.numel())
-    if n == 0:
-        return 0.0, 0.0, 0.0, 0, 0.0, 0.0
-    return (float(o.norm()), float(dr.norm()), float(dc.norm()), n, float((dr.abs() / scale).max()),
-            float((dc.abs() / scale).max()))
+def _norms(o: torch.Tensor, r: torch.Tensor, c: torch.Tensor, tiny_rel: float, f: torch.Tensor | None = None):
+    """‖o‖, ‖r - o‖, ‖c - o‖ over the elements finite in all of them, their count, the elementwise
+    max errors (relative, with the near-zero floor) and, given ``f`` (a rounded-input oracle),
+    ‖c - f‖. Slice by slice: a KernelBench output can be 6 GiB, and float64 temporaries of all
+    of it would be many times that."""
+    o, r, c = o.detach().reshape(-1), r.detach().reshape(-1), c.detach().reshape(-1)
+    f = None if f is None else f.detach().reshape(-1)
+    on = rn = cn = fn = 0.0
+    rmax = cmax = 0.0
+    n = 0
+    for lo in range(0, o.numel(), CHUNK):
+        oo = o[lo:lo + CHUNK].to(torch.float64)
+        rr = r[lo:lo + CHUNK].to(oo.device, torch.float64)
+        cc = c[lo:lo + CHUNK].to(oo.device, torch.float64)
+        fin = torch.isfinite(oo) & torch.isfinite(rr) & torch.isfinite(cc)
+        ff = None
+        if f is not None:
+            ff = f[lo:lo + CHUNK].to(oo.device, torch.float64)
+            fin &= torch.isfinite(ff)
+        # boolean indexing copies: the in-place steps below touch no caller's tensor
+        oo, rr, cc = oo[fin], rr[fin], cc[fin]
+        n += int(oo.numel())
+        if not oo.numel():
+            continue
+        scale = oo.abs().add_(tiny_rel)
+        dr, dc = rr.sub_(oo), cc.sub_(oo)
+        on += float(oo.square().sum())
+        rn += float(dr.square().sum())
+        cn += float(dc.square().sum())
+        rmax = max(rmax, float((dr.abs() / scale).max()))
+        cmax = max(cmax, float((dc.abs() / scale).max()))
+        if ff is not None:
+            fn += float((dc + oo - ff[fin]).square().sum())  # c - f = (c - o) + o - f
+    return math.sqrt(on), math.sqrt(rn), math.sqrt(cn), n, rmax, cmax, math.sqrt(fn)
 
 
 def enabled(flag: bool | None, policy: str) -> bool:
@@ -192,9 +211,11 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
     rep.dtype = str(dtype).removeprefix("torch.")
     # float64 copies of the inputs, parameters and outputs, and the work of the forward itself
     params = list(ref.parameters()) + list(ref.buffers()) if isinstance(ref, torch.nn.Module) else []
-    need = 3 * (2 * _nbytes(inputs) + 2 * _nbytes(params) + 2 * _nbytes(refs))
-    if need > _free_bytes(device) // 2:
-        rep.reason = f"the float64 oracle would need ~{need / 2**30:.1f} GiB, over half of the free memory"
+    # float64 copies of the inputs and parameters for two runs at a time (the exact oracle's
+    # output is kept through the rounded runs), two outputs and the forward's temporaries
+    need = 2 * _nbytes64(inputs) + 2 * _nbytes64(params) + 3 * _nbytes64(refs)
+    if need > 0.6 * _free_bytes(device):
+        rep.reason = f"the float64 oracle would need ~{need / 2**30:.1f} GiB, over 60 % of the free memory"
         return rep
     t0 = time.perf_counter()
     try:
@@ -220,7 +241,7 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
     worst = None
     for k in which:
         o = outs[k]
-        on, rn, cn, n, rmax, cmax = _norms(o, refs[k], cands[k], tiny / eps)
+        on, rn, cn, n, rmax, cmax, _ = _norms(o, refs[k], cands[k], tiny / eps)
         # the sum's allowance is in fp32's eps whatever the task dtype: an fp16 or bf16 task's
         # reference accumulates in fp32, and a kernel that accumulates in fp16 is the downcast
         floor = on * (FLOOR_ULPS * eps + ACC_EPS * math.sqrt(terms)) + FLOOR_ULPS * tiny * math.sqrt(n)
@@ -251,8 +272,6 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
         formats = []
     del oracle, outs
     k = worst["k"]
-    o = worst["o"].detach().reshape(-1)
-    c64 = cands[k].detach().reshape(-1).to(o.device, torch.float64)
     for fmt in formats:
         try:
             rounded, _ = _run(ref, inputs, fmt)
@@ -261,12 +280,9 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
         routs = flatten(rounded)
         if k >= len(routs) or not isinstance(routs[k], torch.Tensor) or routs[k].shape != refs[k].shape:
             continue
-        f = routs[k].detach().reshape(-1).to(torch.float64)
+        # over the elements finite in the rounded run too (an fp16-range overflow, say)
+        _, _, to_exact, _, _, _, to_rounded = _norms(worst["o"], refs[k], cands[k], tiny / eps, routs[k])
         del rounded, routs
-        fin = torch.isfinite(o) & torch.isfinite(f) & torch.isfinite(c64)
-        to_exact = float((c64[fin] - o[fin]).norm())
-        to_rounded = float((c64[fin] - f[fin]).norm())
-        del f, fin
         if to_exact > 0:
             rep.signature[fmt] = round(to_rounded / to_exact, 5)
         if to_exact > worst["plain"] and to_rounded * SIGNATURE <= to_exact:
