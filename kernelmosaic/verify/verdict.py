@@ -169,6 +169,10 @@ class Verdict:
         d = asdict(self)
         if d["mismatch"] is not None:  # unset details stay out of the record, as before
             d["mismatch"] = {k: v for k, v in d["mismatch"].items() if v is not None or k == "reason"}
+        if d["precision"] is None:
+            # absent where the check did not run, so that a verdict without it reads (and hashes,
+            # in the store's turn digests) exactly as verdicts written before the field existed
+            del d["precision"]
         return finite(d)
 
     def to_json(self, indent: int | None = None) -> str:
