@@ -207,9 +207,6 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
     if not which:
         rep.reason = "no floating output of float32, float16 or bfloat16"
         return rep
-    dtype = refs[which[0]].dtype
-    rep.dtype = str(dtype).removeprefix("torch.")
-    # float64 copies of the inputs, parameters and outputs, and the work of the forward itself
     params = list(ref.parameters()) + list(ref.buffers()) if isinstance(ref, torch.nn.Module) else []
     # float64 copies of the inputs and parameters for two runs at a time (the exact oracle's
     # output is kept through the rounded runs), two outputs and the forward's temporaries
@@ -233,7 +230,6 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
         rep.reason = ("the reference does not compute in float64 when given float64 inputs and parameters "
                       "(it casts, or makes tensors of a fixed dtype)")
         return rep
-    eps, tiny = torch.finfo(dtype).eps, torch.finfo(dtype).tiny
     n_out = sum(refs[k].numel() for k in which)
     n_in = max([t.numel() for t in flatten(list(inputs)) if isinstance(t, torch.Tensor) and t.is_floating_point()] or [1])
     terms = max(1.0, (flops or 0) / (2 * n_out), n_in / n_out)
@@ -241,6 +237,7 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
     worst = None
     for k in which:
         o = outs[k]
+        eps, tiny = torch.finfo(refs[k].dtype).eps, torch.finfo(refs[k].dtype).tiny  # each output by its own dtype
         on, rn, cn, n, rmax, cmax, _ = _norms(o, refs[k], cands[k], tiny / eps)
         # the sum's allowance is in fp32's eps whatever the task dtype: an fp16 or bf16 task's
         # reference accumulates in fp32, and a kernel that accumulates in fp16 is the downcast
@@ -250,11 +247,12 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
         # as the reference's is not a downcast, however the rounded run lies) and more than the
         # near-zero floor
         plain = max(rn, FLOOR_ULPS * tiny * math.sqrt(n))
-        row = {"k": k, "on": max(on, 1e-300), "rn": rn, "cn": cn, "bound": bound, "floor": floor, "plain": plain,
-               "rmax": rmax, "cmax": cmax, "o": o}
+        row = {"k": k, "dtype": refs[k].dtype, "tiny_rel": tiny / eps, "on": max(on, 1e-300), "rn": rn, "cn": cn,
+               "bound": bound, "floor": floor, "plain": plain, "rmax": rmax, "cmax": cmax, "o": o}
         if worst is None or cn / max(bound, 1e-300) > worst["cn"] / max(worst["bound"], 1e-300):
             worst = row
-    on = worst["on"]
+    on, dtype = worst["on"], worst["dtype"]
+    rep.dtype = str(dtype).removeprefix("torch.")
     rep.output, rep.ref_err, rep.cand_err = worst["k"], worst["rn"] / on, worst["cn"] / on
     rep.threshold, rep.floor = worst["bound"] / on, worst["floor"] / on
     rep.ref_max_err, rep.cand_max_err = worst["rmax"], worst["cmax"]
@@ -281,7 +279,7 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
         if k >= len(routs) or not isinstance(routs[k], torch.Tensor) or routs[k].shape != refs[k].shape:
             continue
         # over the elements finite in the rounded run too (an fp16-range overflow, say)
-        _, _, to_exact, _, _, _, to_rounded = _norms(worst["o"], refs[k], cands[k], tiny / eps, routs[k])
+        _, _, to_exact, _, _, _, to_rounded = _norms(worst["o"], refs[k], cands[k], worst["tiny_rel"], routs[k])
         del rounded, routs
         if to_exact > 0:
             rep.signature[fmt] = round(to_rounded / to_exact, 5)
