@@ -249,3 +249,42 @@ def test_slices_give_the_same_numbers(monkeypatch):
     for k in ("ref_err", "cand_err", "threshold", "ref_max_err", "cand_max_err"):
         assert getattr(sliced, k) == pytest.approx(getattr(whole, k), rel=1e-9), k
     assert sliced.signature == pytest.approx(whole.signature, rel=1e-6)
+
+
+class Slice(nn.Module):
+    def forward(self, x):
+        return x[:, :3] * 2
+
+
+@pytest.mark.parametrize("m, shape, terms", [(nn.LayerNorm((16, 32, 32)), (4, 16, 32, 32), 16384), (nn.Softmax(dim=1), (8, 4096), 4096),
+                                             (RowSum(), (16, 1000), 1000), (nn.Linear(512, 64), (8, 512), 512),
+                                             (nn.ReLU(), (16, 1000), 1), (Slice(), (16, 1000), 1)])
+def test_terms_count_the_longest_sum(m, shape, terms):
+    # R sizes the floor's allowance for honest sequential sums: the LayerNorm's mean over its
+    # normalized shape counts, a slice (a smaller output that sums nothing) does not
+    x = torch.randn(*shape, generator=gen(4))
+    with torch.no_grad():
+        ref = m(x)
+    assert P.check(m, [x], ref, ref.clone(), CPU).terms == terms
+
+
+def test_naive_layer_norm_passes():
+    # one sequential fp32 pass for the mean and one for the variance over 16384 elements: honest,
+    # and ~10x the library's error on the output; R (the normalized shape) allows it
+    m = nn.LayerNorm((16, 32, 32), elementwise_affine=False)
+    x = torch.randn(2, 16, 32, 32, generator=gen(5)) + 3
+    with torch.no_grad():
+        ref = m(x)
+    flat = x.reshape(2, -1)
+    out = torch.empty_like(flat)
+    for b in range(2):
+        s = torch.zeros(())
+        for v in flat[b]:
+            s = s + v
+        mean = s / flat.shape[1]
+        q = torch.zeros(())
+        for v in flat[b] - mean:
+            q = q + v * v
+        out[b] = (flat[b] - mean) / torch.sqrt(q / flat.shape[1] + m.eps)
+    rep = P.check(m, [x], ref, out.reshape(x.shape), CPU)
+    assert rep.status == "passed" and rep.cand_err > rep.ref_err, rep

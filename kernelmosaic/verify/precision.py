@@ -16,8 +16,9 @@ the reference once more in float64 (the oracle), on one trial's inputs, and asks
      smallest normal number; ``eps32`` is float32's, because honest kernels accumulate in fp32
      (torch's fp16 and bf16 references do), and one that accumulates in fp16 is the downcast;
    - ``R`` estimates how many terms feed each output element: FLOPs (torch's counter, which
-     knows matmul, convolution, attention) over twice the output's size, or the inputs' size
-     over the output's, whichever is larger. An honest sequential fp32 sum of R terms is off by
+     knows matmul, convolution, attention) over twice the output's size, or the longest sum any
+     aten op of the forward computes (``sum``, ``mean``, ``var``, a softmax's row, a LayerNorm's
+     normalized shape, ...), whichever is larger. An honest sequential fp32 sum of R terms is off by
      ~0.1-0.15 sqrt(R) eps (measured: ``benchmarks/precision_calibration.py --emulate``) while a
      blocked library sum (MKL, cuBLAS with split-K) is not: without this term an honest naive
      loop over a long K would be rejected for being less lucky than the library;
@@ -124,24 +125,85 @@ def _free_bytes(device: torch.device) -> int:
         return 1 << 32
 
 
+# aten ops that sum (or average, or normalise over) many elements into one. Only these count:
+# an op whose output is merely smaller (a slice, an index, a max) sums nothing, and counting it
+# would loosen the floor for nothing
+_REDUCTIONS = {"sum", "mean", "var", "std", "var_mean", "std_mean", "prod", "nansum", "logsumexp", "norm",
+               "linalg_vector_norm", "frobenius_norm", "dist", "cdist", "_cdist_forward", "mse_loss", "l1_loss",
+               "smooth_l1_loss", "huber_loss", "nll_loss", "nll_loss_forward", "nll_loss2d_forward", "kl_div",
+               "binary_cross_entropy", "binary_cross_entropy_with_logits", "soft_margin_loss", "multi_margin_loss",
+               "multilabel_margin_loss_forward", "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss",
+               "triplet_margin_loss", "cosine_similarity", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+               "adaptive_avg_pool1d", "_adaptive_avg_pool2d", "_adaptive_avg_pool3d", "dot", "vdot", "mv", "trace"}
+
+
+def _extent(name: str, args, out) -> float:
+    """How many terms one output element of this op sums (1 for anything else)."""
+    if name in ("_softmax", "_log_softmax", "softmax", "log_softmax", "cumsum", "cumprod", "logcumsumexp"):
+        return float(args[0].size(args[1]))
+    if name == "native_layer_norm":
+        return float(math.prod(args[1]))
+    if name in ("native_batch_norm", "_native_batch_norm_legit", "_native_batch_norm_legit_functional") and args[0].dim() > 1:
+        return args[0].numel() / args[0].size(1)
+    if name == "native_group_norm":
+        return args[0].numel() / (args[0].size(0) * args[-2])
+    if name in ("_fused_rms_norm", "rms_norm"):
+        return float(math.prod(args[1]))
+    if name in _REDUCTIONS:
+        from torch.utils._pytree import tree_flatten
+
+        ins = [t.numel() for t in tree_flatten(args)[0] if isinstance(t, torch.Tensor)]
+        outs = [t.numel() for t in tree_flatten(out)[0] if isinstance(t, torch.Tensor)]
+        if ins and outs and outs[0]:
+            return max(ins) / outs[0]
+    return 1.0
+
+
+def _extent_mode():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Extents(TorchDispatchMode):
+        """Records the longest sum any op of the forward computes (``_extent``): FLOP counts know
+        matmul and convolution, not a LayerNorm's mean over 4M elements or a softmax's row sum."""
+
+        def __init__(self):
+            super().__init__()
+            self.terms = 1.0
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            try:
+                self.terms = max(self.terms, _extent(func.overloadpacket.__name__, args, out))
+            except Exception:  # noqa: BLE001 - an unexpected signature only loses this op's count
+                pass
+            return out
+
+    return Extents()
+
+
 def _run(ref, inputs, fmt: str | None, count: bool = False):
+    """The reference in float64 on ``inputs`` (and parameters) rounded by ``fmt``. With ``count``,
+    also R: the most terms one output element sums (FLOPs over twice the output's size for matmul
+    and convolution, whose FLOPs torch counts, and the longest reduction any op computes)."""
     fn = _rounder(fmt)
     m = _oracle_module(ref, fn)
     xs = _cast(inputs, fn)
-    flops = None
+    terms = None
     with torch.no_grad():
         if count:
-            try:
-                from torch.utils.flop_counter import FlopCounterMode
+            from torch.utils.flop_counter import FlopCounterMode
 
-                with FlopCounterMode(display=False) as fc:
+            try:
+                ext = _extent_mode()
+                with FlopCounterMode(display=False) as fc, ext:
                     out = m(*xs)
-                flops = int(fc.get_total_flops())
-            except Exception:  # noqa: BLE001 - the counter only sizes the floor; run without it
+                n_out = sum(t.numel() for t in flatten(out) if isinstance(t, torch.Tensor)) or 1
+                terms = max(ext.terms, fc.get_total_flops() / (2 * n_out))
+            except Exception:  # noqa: BLE001 - the counters only size the floor; run without them
                 out = m(*xs)
         else:
             out = m(*xs)
-    return out, flops
+    return out, terms
 
 
 def _norms(o: torch.Tensor, r: torch.Tensor, c: torch.Tensor, tiny_rel: float, f: torch.Tensor | None = None):
@@ -216,7 +278,7 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
         return rep
     t0 = time.perf_counter()
     try:
-        oracle, flops = _run(ref, inputs, None, count=True)
+        oracle, counted = _run(ref, inputs, None, count=True)
         if device.type == "cuda":
             torch.cuda.synchronize(device)
     except Exception as e:  # noqa: BLE001 - a reference that has no float64 path is not the candidate's fault
@@ -232,7 +294,8 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
         return rep
     n_out = sum(refs[k].numel() for k in which)
     n_in = max([t.numel() for t in flatten(list(inputs)) if isinstance(t, torch.Tensor) and t.is_floating_point()] or [1])
-    terms = max(1.0, (flops or 0) / (2 * n_out), n_in / n_out)
+    # the inputs' size over the outputs' stands in for the reductions only where the counters failed
+    terms = max(1.0, counted) if counted is not None else max(1.0, n_in / n_out)
     rep.terms = round(terms, 2)
     worst = None
     for k in which:
