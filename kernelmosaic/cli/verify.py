@@ -42,6 +42,7 @@ def verify(
     kernelbench: KernelBenchDir = None,
     profile: Annotated[bool, typer.Option("--profile/--no-profile", help="Also profile a correct kernel with Nsight Compute (ncu): occupancy, DRAM/SM throughput, top stalls.")] = False,
     refresh_baselines: Annotated[bool, typer.Option("--refresh-baselines", help="Time eager and torch.compile again and replace the cached times (see kmosaic baselines).")] = False,
+    precision: Annotated[Optional[bool], typer.Option("--precision/--no-precision", help="The precision check against a float64 oracle (default: on under strict, off under kernelbench).")] = None,
 ) -> None:
     """Verify a candidate kernel against a reference task. Exit 0 correct, 1 not, 2 usage error, 3 the verifier failed (infra_error)."""
     from ..verify import TimingConfig, Verifier, VerifyRequest
@@ -60,6 +61,7 @@ def verify(
     req = VerifyRequest(
         candidate=src, task=t, backend=backend, policy=str(policy), trials=trials, seed=seed, tolerances=tol,
         timing=TimingConfig(enabled=timing, n=n_timing, compile=compile_baseline, refresh=refresh_baselines),
+        precision=precision,
     )
     # a cold run takes up to a minute (process start, builds, baselines): say what is going on,
     # on stderr so that --json output stays one object
@@ -145,6 +147,10 @@ def render_verdict(v, candidate: str = "") -> None:
             kept = "cached" if b.cached else "not cached (too noisy)" if b.steady is False else "not cached"
             out.print(f"[dim]baselines: {'measured in this verdict' if b.source == 'measured' else 'from the cache'}, "
                       f"timed {b.timed_at or '?'} on {b.device_name or '?'}, spread {spreads}, {kept}[/]")
+    if v.precision and v.precision.status == "passed" and v.precision.cand_err is not None:
+        p = v.precision
+        out.print(f"[dim]precision (float64 oracle, trial {p.trial}): error {p.cand_err:.3g}, the {p.dtype} reference's "
+                  f"{p.ref_err:.3g}, bound {p.threshold:.3g}[/]")
     if v.phases_s:
         out.print("[dim]phases: " + ", ".join(f"{k} {s:.2f}s" for k, s in v.phases_s.items()) + "[/]")
     if v.isolation and v.isolation.layers:

@@ -22,7 +22,7 @@ any of its triggers fires. Keys:
 ``status``      list of verdict statuses (``compile_error``, ``incorrect``, ...)
 ``backend``     list of backends (``cuda``, ``nvrtc``, ``triton``, ``cpp``)
 ``error_kind``  list of ``error.kind`` values (``compile``, ``cuda``, ``exception``, ``timeout``,
-                ``crash``, ``mismatch``, ``rule``, ...)
+                ``crash``, ``mismatch``, ``precision``, ``rule``, ...)
 ``rule``        list of rejection rules; fires if any rejection has one of them
 ``pattern``     a Python regex searched case-insensitively over ``error.message``, ``error.log``,
                 ``mismatch.reason`` and the rejection details (joined by newlines)

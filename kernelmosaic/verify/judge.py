@@ -30,11 +30,12 @@ import time
 import types
 import importlib.util
 import random
+from dataclasses import asdict
 from pathlib import Path
 
 import torch
 
-from . import libs, quiet, sandbox, streams
+from . import libs, precision, quiet, sandbox, streams
 from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
 from .channel import SharedBuffer, dtype_name
 from . import infra
@@ -210,6 +211,8 @@ class Judge:
         self._rng = random.SystemRandom()  # which timed calls get a full check
         # no process start works on this GPU while the judge times on it (quiet.py)
         self.quiet = quiet.Quiet(spec.device)
+        self.precision: precision.Precision | None = None  # the float64 oracle's findings (precision.py)
+        self._last_out: list | None = None  # the judge's private copies of the last checked call's outputs
 
     def phase(self, name: str) -> None:
         if self.emit:
@@ -566,6 +569,7 @@ class Judge:
         self.fail_from_reply(reply)
         self.screen(reply, f"after {what}")
         out = self.outputs(s, reply, ref_out, trial)
+        self._last_out = out
         if not same(s.inputs_view(), inputs):
             self.rejections.append({"rule": "writes_inputs", "detail": f"{what}: the candidate modified its input tensors"})
             raise JobFailed("rejected", "rule", "the candidate wrote into its inputs")
@@ -634,6 +638,9 @@ class Judge:
             cases[1] = self.reference_case(mod, ref, seeds[1])
             if same(cases[0][1], cases[1][1]):
                 raise TaskProblem("the reference output does not change with the inputs (a degenerate task: any constant passes)")
+        # the precision check's trial is drawn by the judge: a kernel cannot be exact on a call it
+        # could predict (the first, say) and downcast on the others
+        oracle_trial = self._rng.randrange(len(seeds)) if precision.enabled(self.spec.precision, self.spec.policy) else None
         for trial, seed in enumerate(seeds):
             inputs, ref_out = cases.pop(trial) if trial in cases else self.reference_case(mod, ref, seed)
             # every trial's inputs go into the same buffers: the same addresses with new values,
@@ -642,6 +649,11 @@ class Judge:
             mm, _ = self.check_one(s, inputs, ref_out, trial, seed, f"trial {trial}")
             if mm is not None:
                 raise JobFailed("incorrect", "mismatch", f"trial {trial} (seed {seed}): {mm['reason']}", mismatch=mm)
+            if trial == oracle_trial:
+                # judged now, while the judge holds this call's outputs; a failure is raised after
+                # the instrumented call, so that a broken rule (a torch cast, say) names the cause
+                self.precision = precision.check(ref, inputs, ref_out, self._last_out, self.device, trial=trial, seed=seed)
+            self._last_out = None
             del inputs, ref_out
         # the instrumented call: one more call with the same kind of inputs, observed
         inputs, ref_out = self.reference_case(mod, ref, seeds[0] ^ 0x2545F491)
@@ -671,6 +683,12 @@ class Judge:
                                         "stream when forward returns (work left on a side stream): " + mm["reason"]})
                 raise JobFailed("rejected", "rule", "the candidate left its work on a side stream")
             raise JobFailed("incorrect", "mismatch", f"the instrumented call: {mm['reason']}", mismatch=mm)
+        if self.precision is not None:
+            if self.precision.status == "failed":
+                raise JobFailed("incorrect", "precision", f"trial {self.precision.trial} (seed {self.precision.seed}): "
+                                f"{self.precision.reason}")
+            if self.precision.status == "skipped":
+                self.notes.append(f"precision check skipped: {self.precision.reason}")
         if self.spec.shape_variants:
             # room for a variant's buffers (a grown KernelBench shape is over 8 GiB per tensor):
             # what the trials and the timing sets held is freed first, and made again later
@@ -1149,6 +1167,8 @@ class Judge:
                     "kind": "harness", "message": f"internal error: {type(e).__name__}: {e}", "log": _exc_text(e)}
             result["fatal"] = True
             result["infra"] = True
+        if self.precision is not None:
+            result["precision"] = asdict(self.precision)
         result.update(compiled=self.compiled, rejections=self.rejections, tolerances=self.tolerances,
                       phases_s={**self.phases, **({"build": round(self.build_s, 3)} if self.build_s else {})},
                       notes=self.notes, env=self.env_info(), isolation=self.isolation)

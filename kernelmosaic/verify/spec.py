@@ -57,6 +57,8 @@ class JobSpec:
     # eager/compile times given or cached by the orchestrator: {eager_ms, eager_cv, compile_ms, compile_cv}
     baselines: dict[str, Any] | None = None
     shape_variants: bool = True
+    # the float64 oracle's precision check (precision.py): None = on under strict, off under kernelbench
+    precision: bool | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

@@ -15,7 +15,8 @@ from typing import Any
 from .._json import finite
 from ..vocab import BACKENDS, POLICIES, STATUSES, Status
 
-__all__ = ["BACKENDS", "POLICIES", "STATUSES", "BaselineSource", "Failure", "Isolation", "Mismatch", "Rejection", "Timing", "Verdict"]
+__all__ = ["BACKENDS", "POLICIES", "STATUSES", "BaselineSource", "Failure", "Isolation", "Mismatch", "Precision", "Rejection", "Timing",
+           "Verdict"]
 
 
 def _known(cls, d: dict[str, Any]) -> dict[str, Any]:
@@ -107,6 +108,33 @@ class Timing:
 
 
 @dataclass
+class Precision:
+    """The precision check against a float64 oracle (``verify/precision.py``). Errors are
+    normwise, relative to the oracle: ``ref_err`` is the task-dtype reference's own, ``cand_err``
+    the candidate's, ``threshold`` its bound (the larger of ``multiple`` x ``ref_err`` and
+    ``floor``). ``signature`` maps a format (``tf32``, ``bf16``) to the candidate's distance from
+    the oracle run on inputs rounded to it, over its distance from the exact oracle (below
+    1/4: it computed on rounded inputs). ``status`` is ``passed``, ``failed`` or ``skipped``."""
+
+    status: str
+    reason: str = ""
+    dtype: str | None = None
+    trial: int | None = None
+    seed: int | None = None
+    output: int | None = None
+    ref_err: float | None = None
+    cand_err: float | None = None
+    threshold: float | None = None
+    multiple: float | None = None
+    floor: float | None = None
+    terms: float | None = None
+    ref_max_err: float | None = None
+    cand_max_err: float | None = None
+    signature: dict[str, float] = field(default_factory=dict)
+    oracle_s: float | None = None
+
+
+@dataclass
 class Isolation:
     """What stood between the candidate and the judge: each sandbox layer and whether it was on.
 
@@ -138,6 +166,7 @@ class Verdict:
     phases_s: dict[str, float] = field(default_factory=dict)  # {setup, compile, load, check, time, baselines, build, total}
     env: dict[str, Any] = field(default_factory=dict)  # {gpu, torch, cuda, driver}
     isolation: Isolation | None = None
+    precision: Precision | None = None  # the float64 oracle check; None where it did not run
     # Things a reader must know to trust the verdict (e.g. that parameters were
     # copied from the reference, or that a baseline came from the cache).
     notes: list[str] = field(default_factory=list)
@@ -160,6 +189,8 @@ class Verdict:
             self.timing = Timing(**{"candidate_ms": float("nan"), **_known(Timing, self.timing)})
         if isinstance(self.isolation, dict):
             self.isolation = Isolation(**_known(Isolation, self.isolation))
+        if isinstance(self.precision, dict):
+            self.precision = Precision(**{"status": "", **_known(Precision, self.precision)})
         self.correct = self.status == Status.CORRECT
 
     @property
@@ -170,6 +201,10 @@ class Verdict:
         d = asdict(self)
         if d["mismatch"] is not None:  # unset details stay out of the record, as before
             d["mismatch"] = {k: v for k, v in d["mismatch"].items() if v is not None or k == "reason"}
+        if d["precision"] is None:
+            # absent where the check did not run, so that a verdict without it reads (and hashes,
+            # in the store's turn digests) exactly as verdicts written before the field existed
+            del d["precision"]
         return finite(d)
 
     def to_json(self, indent: int | None = None) -> str:

@@ -47,6 +47,9 @@ class VerifyRequest:
     # {"eager_ms": float | None, "compile_ms": float | None, "note": str}. Neither is then timed
     # here, and nothing is read from or written to this machine's baseline cache.
     baselines: dict | None = None
+    # the precision check against a float64 oracle (precision.py): None = on under ``strict``,
+    # off under ``kernelbench`` (KernelBench's protocol is atol/rtol alone); True/False forces it
+    precision: bool | None = None
 
 
 def default_cache_dir() -> Path:
@@ -289,6 +292,7 @@ class Verifier:
             kernel_names=static.kernel_names, build_dir=str(self.build_dir),
             timing=req.timing,
             ceilings=self._ceilings,
+            precision=req.precision,
         )
         build_s = 0.0
         if self.device == "cuda" and req.backend in _PREBUILT_BACKENDS:
@@ -423,7 +427,7 @@ class Verifier:
             rejections=r.get("rejections") or [], timing=r.get("timing"), tolerances=r.get("tolerances") or {},
             phases_s=r.get("phases_s") or {}, notes=r.get("notes") or [],
             env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"),
-            attempts=list(out.attempts))
+            attempts=list(out.attempts), precision=r.get("precision"))
         if verdict.status == "infra_error" and verdict.attempts:
             verdict.notes.append(f"the verifier failed on {len(verdict.attempts) + 1} fresh judges in a row; no verdict on the candidate")
         elif verdict.attempts:
