@@ -41,6 +41,8 @@ class EpisodeConfig:
     # Nsight Compute metrics for a correct kernel whose next prompt is an optimize prompt
     # (agent/profiler.py); GPU only, and it says so in the feedback when ncu cannot run
     profile: bool = True
+    # the verifier's checks on other input shapes (VerifyRequest.shape_variants)
+    shape_variants: bool = True
 
     def given_baselines(self, task_key: str) -> dict | None:
         if self.baselines is None:
@@ -153,7 +155,7 @@ class Episode:
     def request(self, code: str) -> VerifyRequest:
         return VerifyRequest(candidate=code, task=self.task, backend=self.cfg.backend, policy=self.cfg.policy,
                              trials=self.cfg.trials, timing=self.cfg.timing,
-                             baselines=self.cfg.given_baselines(self.task.key))
+                             baselines=self.cfg.given_baselines(self.task.key), shape_variants=self.cfg.shape_variants)
 
     def no_code(self, problem: str) -> Verdict:
         return no_code_verdict(self.task.key, problem, backend=self.cfg.backend, policy=self.cfg.policy,

@@ -42,6 +42,7 @@ def verify(
     kernelbench: KernelBenchDir = None,
     profile: Annotated[bool, typer.Option("--profile/--no-profile", help="Also profile a correct kernel with Nsight Compute (ncu): occupancy, DRAM/SM throughput, top stalls.")] = False,
     refresh_baselines: Annotated[bool, typer.Option("--refresh-baselines", help="Time eager and torch.compile again and replace the cached times (see kmosaic baselines).")] = False,
+    shape_variants: Annotated[bool, typer.Option("--shape-variants/--no-shape-variants", help="Also check the candidate on other input shapes (a size grown, then odd prime sizes); off only to compare with protocols that check the task's one shape.")] = True,
 ) -> None:
     """Verify a candidate kernel against a reference task. Exit 0 correct, 1 not, 2 usage error."""
     from ..verify import TimingConfig, Verifier, VerifyRequest
@@ -60,6 +61,7 @@ def verify(
     req = VerifyRequest(
         candidate=src, task=t, backend=backend, policy=str(policy), trials=trials, seed=seed, tolerances=tol,
         timing=TimingConfig(enabled=timing, n=n_timing, compile=compile_baseline, refresh=refresh_baselines),
+        shape_variants=shape_variants,
     )
     # a cold run takes up to a minute (process start, builds, baselines): say what is going on,
     # on stderr so that --json output stays one object

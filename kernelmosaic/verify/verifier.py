@@ -47,6 +47,9 @@ class VerifyRequest:
     # {"eager_ms": float | None, "compile_ms": float | None, "note": str}. Neither is then timed
     # here, and nothing is read from or written to this machine's baseline cache.
     baselines: dict | None = None
+    # the checks on other input shapes (variants.py); off only to compare with protocols that
+    # check the task's one shape (KernelBench's own), and the verdict's notes then say so
+    shape_variants: bool = True
 
 
 def default_cache_dir() -> Path:
@@ -285,6 +288,7 @@ class Verifier:
             kernel_names=static.kernel_names, build_dir=str(self.build_dir),
             timing=req.timing,
             ceilings=self._ceilings,
+            shape_variants=req.shape_variants,
         )
         build_s = 0.0
         if self.device == "cuda" and req.backend in _PREBUILT_BACKENDS:
@@ -394,7 +398,8 @@ class Verifier:
             seeds=verdict.seeds, compiled=bool(r.get("compiled")), error=r.get("error"), mismatch=r.get("mismatch"),
             rejections=r.get("rejections") or [], timing=r.get("timing"), tolerances=r.get("tolerances") or {},
             phases_s=r.get("phases_s") or {}, notes=r.get("notes") or [],
-            env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"))
+            env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"),
+            shape_variants=r.get("shape_variants") or [])
         if env.get("cpu"):
             verdict.env["cpu"] = env["cpu"]
         return verdict
