@@ -97,6 +97,26 @@ def test_names_the_model_reads_are_not_varied():
     assert "N" not in {s.label for s in size_sites(src)}
 
 
+def test_scopes_are_read_as_python_reads_them():
+    src = """
+import torch
+class Model(torch.nn.Module):
+    N = 5  # a class attribute: the method below still reads the module's N
+    def forward(self, x):
+        return x[:N]
+    def other(self, x):
+        M = x.shape[0]  # a local of the method: not the module's M
+        return x[:M]
+N = 64
+M = 32
+K = 16
+K *= 2
+def get_inputs():
+    return [torch.randn(N, M, K)]
+"""
+    assert [s.label for s in size_sites(src)] == ["M"]
+
+
 def test_reference_decides_which_sites_are_valid():
     """A site the reference refuses is dropped, and the others are still varied."""
     sites = size_sites(TASK)

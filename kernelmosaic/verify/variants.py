@@ -109,7 +109,8 @@ def _free_names(node, bound: frozenset = frozenset()) -> set[str]:
         inner = bound | local
         body = node.body if isinstance(node.body, list) else [node.body]
         for stmt in body:
-            out |= _free_names(stmt, inner)
+            # a class body's names are not visible in its methods
+            out |= _free_names(stmt, bound if isinstance(node, ast.ClassDef) and isinstance(stmt, _SCOPES) else inner)
         return out
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound:
         out.add(node.id)
@@ -193,6 +194,8 @@ def size_sites(source: str) -> list[Site]:
             # Model, get_init_inputs, helpers, any other statement: what they read sets more
             # than an input's size
             protected_roots |= _free_names(stmt)
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                protected_roots.add(stmt.target.id)  # N *= 2: bound twice, its value is not one literal
 
     def closure(roots: set[str]) -> set[str]:
         seen, todo = set(), [n for n in roots if n in deps]
