@@ -320,3 +320,15 @@ def test_cli_no_shape_variants(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     v = json.loads(r.stdout)
     assert v["status"] == "correct" and v["shape_variants"] == [] and any("shape variants off" in n for n in v["notes"])
+
+
+def test_bench_switch_reaches_the_request():
+    """`kmosaic bench --no-shape-variants` -> BenchConfig -> EpisodeConfig -> each VerifyRequest."""
+    from kernelmosaic.agent.episode import Episode
+    from kernelmosaic.bench.run import BenchConfig
+    from kernelmosaic.task import Task
+
+    for on in (True, False):
+        cfg = BenchConfig(mode="single", shape_variants=on).episode_config()
+        ep = Episode(Task(name="linear", source=LINEAR_TASK), llm=None, verifier=None, config=cfg, guidance=[])
+        assert ep.request("class ModelNew: pass").shape_variants is on
