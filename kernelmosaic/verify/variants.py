@@ -42,6 +42,8 @@ MODES = ("grow", "prime", "halve")
 # unwritten elements, a clear mismatch, before a smaller shape could overrun its buffers)
 JUDGE_MODES = ("grow", "prime")
 MIN_SIZE = 4
+# no tensor dimension is larger; an int above it is not a size (and the prime search stays fast)
+MAX_SIZE = 1 << 40
 # the most reference runs one mode may spend finding which sites the reference accepts
 MAX_TRIES = 10
 
@@ -52,14 +54,18 @@ _SIZE_TUPLE = {"randint", "full", "normal"}
 
 
 def _int_value(e) -> int | None:
-    """Literal ints and their + - * // combinations (``2048 * 2``), nothing else."""
+    """Literal ints and their + - * // << ** combinations (``2048 * 2``, ``1 << 20``), nothing else."""
     if isinstance(e, ast.Constant) and type(e.value) is int:
         return e.value
-    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.LShift, ast.Pow)):
         a, b = _int_value(e.left), _int_value(e.right)
         if a is None or b is None or (isinstance(e.op, ast.FloorDiv) and b == 0):
             return None
-        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b, ast.FloorDiv: a // b if b else 0}[type(e.op)]
+        if isinstance(e.op, (ast.LShift, ast.Pow)) and not 0 <= b <= 64:
+            return None  # not a size, and 10 ** 10 ** 10 must not hang the judge
+        ops = {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b, ast.FloorDiv: lambda: a // b,
+               ast.LShift: lambda: a << b, ast.Pow: lambda: a ** b}
+        return ops[type(e.op)]()
     return None
 
 
@@ -214,7 +220,7 @@ def size_sites(source: str) -> list[Site]:
         i, path, val = binds[name][0]
         for label, p, e in _elements(val, path, name):
             v = _int_value(e)
-            if v >= MIN_SIZE:
+            if MIN_SIZE <= v <= MAX_SIZE:
                 sites.append(Site(label, v, ("body", i) + p))
     sites.sort(key=lambda s: s.path)
     if get_inputs is not None:
@@ -233,7 +239,7 @@ def size_sites(source: str) -> list[Site]:
                 elts = [(("elts", j), e) for j, e in enumerate(a.elts)] if tuple_arg else [((), a)]
                 for sub, e in elts:
                     v = _int_value(e)
-                    if v is not None and v >= MIN_SIZE:
+                    if v is not None and MIN_SIZE <= v <= MAX_SIZE:
                         lits.append((e.lineno, e.col_offset, v, node, where, k, sub))
         # the path to a literal inside get_inputs: found again by position in a fresh parse
         for ln, col, v, *_ in sorted(lits, key=lambda t: (t[0], t[1])):
