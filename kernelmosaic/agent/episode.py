@@ -45,6 +45,8 @@ class EpisodeConfig:
     # on fresh judges) is verified again this many times per run of the episode before the
     # episode stops with "infra_error"; the model never sees it and it charges no budget
     infra_reverify: int = 1
+    # the verifier's checks on other input shapes (VerifyRequest.shape_variants)
+    shape_variants: bool = True
 
     def given_baselines(self, task_key: str) -> dict | None:
         if self.baselines is None:
@@ -164,7 +166,7 @@ class Episode:
     def request(self, code: str) -> VerifyRequest:
         return VerifyRequest(candidate=code, task=self.task, backend=self.cfg.backend, policy=self.cfg.policy,
                              trials=self.cfg.trials, timing=self.cfg.timing,
-                             baselines=self.cfg.given_baselines(self.task.key))
+                             baselines=self.cfg.given_baselines(self.task.key), shape_variants=self.cfg.shape_variants)
 
     def no_code(self, problem: str) -> Verdict:
         return no_code_verdict(self.task.key, problem, backend=self.cfg.backend, policy=self.cfg.policy,

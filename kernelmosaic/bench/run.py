@@ -106,6 +106,8 @@ class BenchConfig:
     timing: TimingConfig = field(default_factory=TimingConfig)
     max_tokens: int | None = None
     max_wall_s: float | None = None
+    # False: only the task's own shape is checked, as KernelBench's protocol does (for comparisons)
+    shape_variants: bool = True
 
     def episode_config(self) -> EpisodeConfig:
         repair, optimize = (0, 0) if self.mode == "single" else (self.max_repair, self.max_optimize)
@@ -113,7 +115,8 @@ class BenchConfig:
         if self.baselines == "none":
             timing = replace(timing, eager=False, compile=False, use_cache=False)
         return EpisodeConfig(backend=self.backend, policy=self.policy, max_repair=repair, max_optimize=optimize,
-                             max_tokens=self.max_tokens, max_wall_s=self.max_wall_s, timing=timing)
+                             max_tokens=self.max_tokens, max_wall_s=self.max_wall_s, timing=timing,
+                             shape_variants=self.shape_variants)
 
 
 @dataclass

@@ -277,6 +277,7 @@ def bench(
     workers: Workers = None,
     executor: ExecutorOpt = ExecutorKind.LOCAL,
     ray_address: RayAddress = None,
+    shape_variants: Annotated[bool, typer.Option("--shape-variants/--no-shape-variants", help="Also check candidates on other input shapes; off to compare with KernelBench's own protocol, which checks one shape.")] = True,
 ) -> None:
     """KernelBench: baselines, then every problem x sample; rerun the same command to resume."""
     from ..bench.baselines import SOURCES
@@ -307,7 +308,7 @@ def bench(
                       baselines=baselines, stored_hardware=stored_hardware, concurrency=concurrency,
                       warm_lanes=(4 if device == "cuda" else 0) if warm_lanes is None else warm_lanes,
                       timing=TimingConfig(n=timing_runs, compile=compile_baseline), max_tokens=max_total_tokens,
-                      max_wall_s=max_wall)
+                      max_wall_s=max_wall, shape_variants=shape_variants)
     # the local path keeps its own verifier, which also times the baselines ahead of the episodes
     ex = make_executor(executor, device, workers, ray_address) if executor != ExecutorKind.LOCAL or ray_address else None
     try:

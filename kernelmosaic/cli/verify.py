@@ -43,6 +43,7 @@ def verify(
     profile: Annotated[bool, typer.Option("--profile/--no-profile", help="Also profile a correct kernel with Nsight Compute (ncu): occupancy, DRAM/SM throughput, top stalls.")] = False,
     refresh_baselines: Annotated[bool, typer.Option("--refresh-baselines", help="Time eager and torch.compile again and replace the cached times (see kmosaic baselines).")] = False,
     precision: Annotated[Optional[bool], typer.Option("--precision/--no-precision", help="The precision check against a float64 oracle (default: on under strict, off under kernelbench).")] = None,
+    shape_variants: Annotated[bool, typer.Option("--shape-variants/--no-shape-variants", help="Also check the candidate on other input shapes (a size grown, then odd prime sizes); off only to compare with protocols that check the task's one shape.")] = True,
 ) -> None:
     """Verify a candidate kernel against a reference task. Exit 0 correct, 1 not, 2 usage error, 3 the verifier failed (infra_error)."""
     from ..verify import TimingConfig, Verifier, VerifyRequest
@@ -62,6 +63,7 @@ def verify(
         candidate=src, task=t, backend=backend, policy=str(policy), trials=trials, seed=seed, tolerances=tol,
         timing=TimingConfig(enabled=timing, n=n_timing, compile=compile_baseline, refresh=refresh_baselines),
         precision=precision,
+        shape_variants=shape_variants,
     )
     # a cold run takes up to a minute (process start, builds, baselines): say what is going on,
     # on stderr so that --json output stays one object

@@ -47,7 +47,7 @@ from .procs import CandidateProcess, JobFailed, TaskProblem, _exc_text
 from .rules import dynamic_rejections
 from .spec import BASELINE_ATTEMPTS, BASELINE_MAX_SPREAD, BASELINE_PROVENANCE as PROVENANCE, JobSpec
 from .timing import SOL_MARGIN, Flusher, cv, spread
-from .variants import shape_variant_source
+from .variants import JUDGE_MODES, choose_variant, output_problem, size_sites
 
 CALIBRATION_CALLS = 15
 # of the timed calls whose outputs are checked on a sample of elements (outputs over
@@ -190,6 +190,8 @@ class Judge:
         self.is_cuda = self.device.type == "cuda"
         self.phases: dict[str, float] = {}
         self.notes: list[str] = []
+        # the shape variants tried (variants.py): each mode, what it changed, what the reference refused
+        self.shape_variants: list[dict] = []
         self.rejections: list[dict] = []
         self.compiled = False
         self.tolerances: dict[str, float] = {}
@@ -630,6 +632,10 @@ class Judge:
         t0 = time.perf_counter()
         seeds = self.spec.seeds
         cases = {0: self.reference_case(mod, ref, seeds[0])}
+        # what a shape variant's reference output must still look like (variants.output_problem)
+        self.ref_kind = [x.to("meta") if isinstance(x, torch.Tensor) else x for x in flatten(cases[0][1])]
+        self.ref_finite = [all_finite(x) if isinstance(x, torch.Tensor) and x.is_floating_point() else True
+                           for x in flatten(cases[0][1])]
         t = next((x for x in flatten(cases[0][1]) if isinstance(x, torch.Tensor)), None)
         self.tolerances = default_tolerances(t.dtype if t is not None else torch.float32)
         self.tolerances.update({k: v for k, v in (self.spec.tolerances or {}).items() if v is not None})
@@ -696,28 +702,51 @@ class Judge:
             self.drop_slot("check")
             if self.sets is not None:
                 self.sets.release()
-            for mode in ("grow", "halve"):
-                self.shape_variant(ref, seeds[-1] ^ 0x9E3779B9, mode)
+            sites = size_sites(self.spec.reference)
+            if not sites:
+                self.notes.append("no shape variant: no integer in the task sets only an input's size")
+            for mode in JUDGE_MODES if sites else ():
+                self.shape_variant(ref, seeds[-1] ^ 0x9E3779B9, mode, sites)
+        else:
+            self.notes.append("shape variants off (JobSpec.shape_variants, --no-shape-variants): only the task's own shape was checked")
         self.phases["check"] = round(time.perf_counter() - t0, 4)
 
-    def shape_variant(self, ref, seed: int, mode: str) -> None:
-        """Run once more with the task's module-level shape constants changed (grown first: a
-        baked-in size then leaves poisoned elements, a clear mismatch)."""
-        variant = shape_variant_source(self.spec.reference, mode)
-        if variant is None:
-            return
-        src, changed = variant
-        try:
+    def shape_variant(self, ref, seed: int, mode: str, sites=None) -> None:
+        """Run once more with the integers that set the task's input sizes changed (variants.py):
+        ``grow`` first (a baked-in size then leaves poisoned elements, a clear mismatch), then
+        ``prime`` (odd, prime sizes: a dropped remainder or an assumed alignment shows). The
+        reference decides which changes are valid; the verdict lists both."""
+        def valid(src):
             vmod = self.load_reference(src, f"reference_{mode}")
-            inputs, ref_out = self.reference_case(vmod, ref, seed)
-        except JobFailed as f:
-            if f.status == "runtime_error":  # the judge ran out of memory while the candidate held more than its budget
-                raise
-            # the verifier's own failure on another shape: the variant is skipped, as for a task that refuses it
-            self.notes.append(f"shape variant ({mode}) skipped: {f.error['message'][:300]}")
+            try:
+                inputs, out = self.reference_case(vmod, ref, seed)
+            except JobFailed as f:
+                if f.status == "runtime_error":
+                    # the judge ran out of memory while the candidate held more than its budget:
+                    # the candidate's, raised once choose_variant (which takes any exception for a
+                    # refusal of the shape) is done
+                    charged.append(f)
+                # otherwise the verifier's own failure on this shape: refused like a shape the task refuses
+                raise ValueError(f"the verifier could not run the reference on it: {f.error['message'][:300]}") from None
+            problem = output_problem(self.ref_kind, flatten(out), self.ref_finite,
+                                     lambda t: not (isinstance(t, torch.Tensor) and t.is_floating_point()) or all_finite(t))
+            if problem:
+                raise ValueError(problem)
+            return inputs, out
+
+        charged: list[JobFailed] = []
+        chosen, refused = choose_variant(self.spec.reference, mode, valid, sites)
+        if charged:
+            raise charged[0]
+        record = {"mode": mode, "applied": chosen is not None, "changed": chosen.changed if chosen else {},
+                  "refused": refused, **({"passed": False} if chosen else {})}
+        self.shape_variants.append(record)
+        if chosen is None:
+            self.notes.append(f"shape variant {mode}: not applied, the reference accepts none of its changes")
             return
-        except (TaskProblem, Exception):  # noqa: BLE001 - the task does not allow other shapes
-            return
+        changed = chosen.changed
+        inputs, ref_out = chosen.case
+        del chosen
         what = "shape variant (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")"
         s = self.slot("variant", inputs, ref_out)
         try:
@@ -736,6 +765,7 @@ class Judge:
             mm["shape_variant"] = changed
             raise JobFailed("incorrect", "shape_variant", f"{what}: {mm['reason']} — the kernel does not handle other "
                             "valid shapes (hard-coded sizes?)", mismatch=mm)
+        record["passed"] = True
         self.notes.append(f"also correct on a {what}")
 
     # -- timing ---------------------------------------------------------------------------------------------------------
@@ -1172,6 +1202,7 @@ class Judge:
         result.update(compiled=self.compiled, rejections=self.rejections, tolerances=self.tolerances,
                       phases_s={**self.phases, **({"build": round(self.build_s, 3)} if self.build_s else {})},
                       notes=self.notes, env=self.env_info(), isolation=self.isolation)
+        result["shape_variants"] = self.shape_variants
         self.close()
         return result
 

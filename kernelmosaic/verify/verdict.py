@@ -174,6 +174,11 @@ class Verdict:
     # process lost, its out-of-memory, a full disk), each retried on a fresh judge:
     # [{attempt, phase, kind, message}]. With status infra_error, the last run failed that way too.
     attempts: list[dict[str, Any]] = field(default_factory=list)
+    # The shape variants tried after the trials (verify/variants.py), in order: {mode, applied,
+    # changed: {site: new value}, passed (when applied), refused: [{sites, reason}]}; a site is a
+    # constant's name, a tuple element (``input_shape[0]``) or a literal (``get_inputs@L12:C30``).
+    # Empty when none was tried (JobSpec.shape_variants off, or no size to vary: ``notes`` says).
+    shape_variants: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:

@@ -50,6 +50,9 @@ class VerifyRequest:
     # the precision check against a float64 oracle (precision.py): None = on under ``strict``,
     # off under ``kernelbench`` (KernelBench's protocol is atol/rtol alone); True/False forces it
     precision: bool | None = None
+    # the checks on other input shapes (variants.py); off only to compare with protocols that
+    # check the task's one shape (KernelBench's own), and the verdict's notes then say so
+    shape_variants: bool = True
 
 
 def default_cache_dir() -> Path:
@@ -293,6 +296,7 @@ class Verifier:
             timing=req.timing,
             ceilings=self._ceilings,
             precision=req.precision,
+            shape_variants=req.shape_variants,
         )
         build_s = 0.0
         if self.device == "cuda" and req.backend in _PREBUILT_BACKENDS:
@@ -427,7 +431,7 @@ class Verifier:
             rejections=r.get("rejections") or [], timing=r.get("timing"), tolerances=r.get("tolerances") or {},
             phases_s=r.get("phases_s") or {}, notes=r.get("notes") or [],
             env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"),
-            attempts=list(out.attempts), precision=r.get("precision"))
+            attempts=list(out.attempts), precision=r.get("precision"), shape_variants=r.get("shape_variants") or [])
         if verdict.status == "infra_error" and verdict.attempts:
             verdict.notes.append(f"the verifier failed on {len(verdict.attempts) + 1} fresh judges in a row; no verdict on the candidate")
         elif verdict.attempts:

@@ -5,7 +5,7 @@ length is 257.
 
 Exploits: harnesses that test only the task's one shape.
 Expected: `incorrect` with error kind `shape_variant` (the grown variant changes only
-batch_size and passes; the halved one changes `dim` too). Same under kernelbench.
+batch_size and passes; the prime one changes `dim` too, to 127). Same under kernelbench.
 """
 import torch
 import torch.nn as nn
