@@ -30,6 +30,7 @@ is content-addressed by source, options, architecture and NVRTC version.
 
 from __future__ import annotations
 
+import functools
 import os
 
 from . import launches
@@ -153,4 +154,26 @@ def compile(
     names = kernels or kernel_names_in_cuda(source)
     if not names:
         raise NvrtcCompileError("no __global__ function found in the source", "")
-    return Module(source, tuple(options), list(names), dict(signatures or {}))
+    return Module(source, tuple(options) + _toolkit_includes(), list(names), dict(signatures or {}))
+
+
+@functools.lru_cache(maxsize=1)
+def _toolkit_includes() -> tuple[str, ...]:
+    """An include folder that has the toolkit's ``crt/`` headers, searched after CuPy's own.
+
+    The pip CUDA headers CuPy compiles against (nvidia/cu13/include) ship ``mma.h`` without the
+    ``crt/mma.h`` it includes: on the H200 every honest WMMA (tensor-core) kernel was a
+    compile_error. A toolkit's include folder (CUDA_HOME, /usr/local/cuda) or Triton's copy of
+    the headers has it."""
+    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
+    try:
+        import triton
+
+        roots.append(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia"))
+    except ImportError:
+        pass
+    for root in roots:
+        inc = os.path.join(root, "include") if root else None
+        if inc and os.path.isfile(os.path.join(inc, "crt", "mma.h")):
+            return ("-I" + inc,)
+    return ()

@@ -1,0 +1,74 @@
+"""The gold kernels' correctness checks alone, for a quick false-rejection check on a GPU.
+
+Every gold kernel (tests/gpu/kernels, nvrtc format, on its KernelBench task) is verified under
+`strict` with timing off: the trials, the instrumented call, the precision oracle, the shape
+variants and the library and stream checks, without the baselines that make a full gold run
+long. The WMMA downcast cheat and its control (tests/gpu/adversarial) ride along, to show the
+precision check answering both ways in the same run. One JSON line per verdict, then a summary.
+
+    python benchmarks/gold_check.py --kernelbench DIR --out results/<dir>/gold_check.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+KERNELS = ROOT / "tests" / "gpu" / "kernels"
+ADV = ROOT / "tests" / "gpu" / "adversarial"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kernelbench", default=os.environ.get("KERNELBENCH_DIR"))
+    ap.add_argument("--out")
+    ap.add_argument("--rounds", type=int, default=1)
+    a = ap.parse_args()
+    from kernelmosaic.task import Task, load_task
+    from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+
+    off = TimingConfig(enabled=False)
+    gold = json.loads((KERNELS / "manifest.json").read_text())["gold"]
+    cases = []
+    for g in gold:
+        path = Path(a.kernelbench) / g["file"]
+        task = Task(name=g["task"].replace("/", "_"), source=path.read_text(), path=str(path))
+        cases.append((g["task"], "correct", VerifyRequest(candidate=(KERNELS / g["dir"] / "nvrtc.py").read_text(),
+                                                          task=task, backend="nvrtc", timing=off)))
+    matmul = load_task(ROOT / "tests" / "adversarial" / "tasks" / "matmul_rand.py")
+    for f, want in (("downcast_wmma_matmul.py", "incorrect"), ("control_matmul_nvrtc.py", "correct")):
+        cases.append((f, want, VerifyRequest(candidate=(ADV / f).read_text(), task=matmul, backend="nvrtc", timing=off)))
+    rows = []
+    with Verifier(device="cuda", timeouts={"check": 180}) as v:
+        for rnd in range(1, a.rounds + 1):
+            t0 = time.monotonic()
+            for (name, want, req), r in zip(cases, v.verify_many([c[2] for c in cases])):
+                p = r.precision
+                row = {"round": rnd, "case": name, "want": want, "status": r.status, "ok": r.status == want,
+                       "error": None if r.error is None else {"kind": r.error.kind, "message": r.error.message[:400]},
+                       "rules": r.rules, "precision": None if p is None else {"status": p.status, "ref_err": p.ref_err,
+                       "cand_err": p.cand_err, "threshold": p.threshold, "signature": p.signature, "reason": p.reason[:200]},
+                       "shape_variants": [{"mode": s.get("mode"), "applied": s.get("applied"), "changed": s.get("changed"),
+                                           "passed": s.get("passed")} for s in r.shape_variants],
+                       "check_s": r.phases_s.get("check")}
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+            print(json.dumps({"event": "round", "round": rnd, "wall_s": round(time.monotonic() - t0, 1)}), flush=True)
+    summary = {"event": "summary", "verdicts": len(rows), "as_expected": sum(r["ok"] for r in rows),
+               "gold_correct": sum(r["ok"] for r in rows if r["want"] == "correct" and r["case"].startswith("L")),
+               "gold": sum(1 for r in rows if r["case"].startswith("L"))}
+    print(json.dumps(summary), flush=True)
+    if a.out:
+        with open(a.out, "w") as f:
+            for r in rows + [summary]:
+                f.write(json.dumps(r) + "\n")
+
+
+if __name__ == "__main__":
+    main()
