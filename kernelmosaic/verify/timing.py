@@ -25,15 +25,9 @@ def spread(xs: list[float]) -> float | None:
 
 
 class Flusher:
-    """Evicts the last-level cache between timed calls: on the GPU by writing 2x the L2, on the
-    CPU by reading 2x the LLC's share (``mode``: ``read`` or ``write``, for the benchmark).
+    """Evicts the last-level cache between timed calls by writing 2x its size."""
 
-    The CPU reads because a written flush leaves the cache full of dirty lines, and whatever runs
-    next pays for writing them back: the first torch op after a 64 MiB written flush stalled for
-    milliseconds, in the timed call and not in the empty call that calibrates the overhead (which
-    copies little). Read lines are clean and are dropped for free."""
-
-    def __init__(self, device: torch.device, mode: str | None = None):
+    def __init__(self, device: torch.device):
         self.device = device
         if device.type == "cuda":
             l2 = getattr(torch.cuda.get_device_properties(device), "L2_cache_size", 50 << 20) or (50 << 20)
@@ -42,17 +36,12 @@ class Flusher:
             # /sys reports the whole socket's L3 (hundreds of MB on servers); a core's share
             # is far smaller, and filling GBs per call would dominate the run
             size = 2 * min(_llc_bytes(), 32 << 20)
-        self.mode = mode or ("write" if device.type == "cuda" else "read")
-        self.buf = torch.ones(size // 4, dtype=torch.float32, device=device)
+        self.buf = torch.empty(size // 4, dtype=torch.int32, device=device)
         self.i = 0
-        self.sink = 0.0
 
     def __call__(self) -> None:
         self.i += 1
-        if self.mode == "write":
-            self.buf.fill_(self.i)
-        else:
-            self.sink += float(self.buf.sum())  # used, so no compiler or runtime can skip the read
+        self.buf.fill_(self.i)
 
 
 def _llc_bytes() -> int:
