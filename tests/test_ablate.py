@@ -162,3 +162,21 @@ def test_config_errors(tmp_path, kb):
         r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "ablate", str(CONFIG), "--set", f"out={tmp_path / 'o'}",
                             *[x for o in over for x in ("--set", o)]], cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr, (over, r.stderr)
+
+
+def test_a_token_budget_stops_training_at_the_first_step_that_reaches_it(ablation, tmp_path):
+    """budget.match: tokens - the arm stops at the first optimizer step whose input tokens reach the budget."""
+    from kernelmosaic.ablate.run import _train_config, epoch_tokens, train_arm
+
+    out, _ = ablation
+    cfg = load_config(CONFIG, {"out": str(tmp_path), "budget.match": "tokens", "budget.epochs": 1.5,
+                               "budget.max_steps": 50})
+    arm = cfg.arms[1]  # iterative, loss on all replies
+    tcfg = _train_config(cfg, arm, out / "data", tmp_path / "train" / arm.name)
+    per_epoch = epoch_tokens(tcfg)["tokens"]
+    budget = int(1.5 * per_epoch)
+    summary, reused = train_arm(cfg, arm, tcfg, budget, "fp")
+    assert not reused and summary["tokens_seen"] >= budget
+    # a step is one batch of 2 rows: the arm stopped within one step of the budget, well before max_steps
+    assert summary["tokens_seen"] - budget < per_epoch and summary["global_step"] < 50
+    assert train_arm(cfg, arm, tcfg, budget, "fp")[1]  # the same fingerprint: reused, not trained again
