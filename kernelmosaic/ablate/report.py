@@ -183,6 +183,13 @@ def _markdown(cfg, arms, s: dict, groups, results) -> str:
             f"{bb['max_new_tokens']} new tokens per reply, baselines `{bb['baselines']}`, device {bb['device']}, "
             f"backend {bb['backend']}, policy {bb['policy']}. Each arm's model (the merged LoRA model, or the full "
             "fine-tuned one) ran in-process through the transformers LLM.", ""]
+    from collections import Counter
+
+    verdicts = []
+    for n in names:
+        c = Counter(p[n]["final_status"] or "none" for p in s["problems"].values())
+        verdicts.append([n] + [", ".join(f"{k} {v}" for k, v in sorted(c.items()))])
+    out += ["Last verdict of each problem's episode:", "", md_table(["arm", "last verdicts"], verdicts), ""]
     if bb["problems_also_trained_on"]:
         out += [f"**Also training tasks** (same key or same source): {', '.join(bb['problems_also_trained_on'])}.", ""]
     else:

@@ -258,6 +258,11 @@ def bench_arm(cfg: AblateConfig, arm: Arm, model_dir: str, tasks, verifier, db: 
     b = cfg.bench
     llm = TransformersLLM(model_dir, sampling=SamplingConfig(temperature=b.temperature, top_p=b.top_p,
                                                              max_tokens=b.max_new_tokens), batch_size=b.batch_size)
+    # a model saved by a trainer may carry use_cache: false; generation without the KV cache would
+    # recompute the whole prompt for every new token
+    llm.model.config.use_cache = True
+    if getattr(llm.model, "generation_config", None) is not None:
+        llm.model.generation_config.use_cache = True
     run_id = f"ablate-{arm.name}"
     try:
         with Store(db) as store:
