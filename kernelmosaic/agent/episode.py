@@ -217,7 +217,8 @@ class Episode:
         return self.record(turns, last.stage, last.messages, list(last.guidance_ids or []), last.reply, last.code, verdict,
                            verify_s=time.perf_counter() - t0,
                            meta={**{k: v for k, v in (last.meta or {}).items() if k in ("finish_reason", "llm")},
-                                 "reverify_of": last.idx})
+                                 "reverify_of": last.idx},
+                           reasoning=last.reasoning)  # the same reply, so the same thinking led to it
 
     # -- the loop --------------------------------------------------------------------------------------
     def run(self, resume: list[TurnRecord] | None = None) -> EpisodeResult:
