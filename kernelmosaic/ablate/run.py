@@ -327,6 +327,14 @@ def run_ablation(cfg: AblateConfig, *, on_event: Callable[[str], None] | None = 
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     tasks = bench_tasks(cfg)  # before anything long runs: a wrong problem list fails at once
+    if cfg.bench.baselines == "kernelbench":  # and so do stored timings that are not there
+        from ..bench.baselines import stored_baselines
+        from ..task import TaskError
+
+        try:
+            stored_baselines(cfg.bench.kernelbench, cfg.bench.stored_hardware)
+        except TaskError as e:
+            raise AblateError(f"bench.baselines kernelbench: {e}") from None
     t_start = time.monotonic()
 
     _say(on_event, f"snapshot of {cfg.store}")

@@ -20,6 +20,7 @@ def ablate_cmd(
 
     from ..ablate import AblateError, load_config, run_ablation
     from ..data import StoreError
+    from ..task import TaskError
     from ..train.config import ConfigError, parse_overrides
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -33,7 +34,7 @@ def ablate_cmd(
         fail(f"bench: {e}")
     try:
         res = run_ablation(cfg, on_event=lambda m: out.print(m, markup=False, highlight=False))
-    except (AblateError, ConfigError, StoreError) as e:
+    except (ValueError, StoreError, TaskError) as e:  # AblateError and ConfigError are ValueErrors
         fail(" ".join(str(e).split())[:800])
     except ImportError as e:
         missing_extra("ablate", "train", e)
