@@ -26,7 +26,8 @@ In order, all under ``cfg.out``:
 6. **Report**: ``ablation.md`` and ``ablation.json`` (see :mod:`.report`).
 
 A rerun with the same config reuses each arm whose training finished with the same settings
-(and resumes its bench); an arm trained again is benched again from scratch.
+(and resumes its bench when the bench settings are the same too); an arm trained again, or
+benched with other settings, is benched again from scratch.
 """
 
 from __future__ import annotations
@@ -366,9 +367,14 @@ def run_ablation(cfg: AblateConfig, *, on_event: Callable[[str], None] | None = 
                        f"{a.history_turns or 'all that fits'})")
         summary, reused = train_arm(cfg, a, tcfg, budget_tokens, fp)
         db = out / "bench" / f"{a.name}.db"
-        if not reused:
+        protocol = out / "bench" / f"{a.name}.protocol.json"
+        same_protocol = protocol.is_file() and json.loads(protocol.read_text()) == json.loads(
+            json.dumps(asdict(cfg.bench), default=str))
+        if not reused or not same_protocol:
             for side in ("", "-wal", "-shm"):
-                Path(str(db) + side).unlink(missing_ok=True)  # results of another model
+                Path(str(db) + side).unlink(missing_ok=True)  # results of another model, or of another protocol
+        protocol.parent.mkdir(parents=True, exist_ok=True)
+        protocol.write_text(json.dumps(asdict(cfg.bench), indent=2, default=str))
         arms.append(ArmResult(arm=a, data_dir=data_dir / a.view, train_dir=Path(tcfg.output_dir),
                               model_dir=Path(summary["model_dir"]), train={**summary, "epoch": per_epoch[a.name]},
                               bench_store=db, run_id=f"ablate-{a.name}", reused=reused))
