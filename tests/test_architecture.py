@@ -15,7 +15,7 @@ PKG = ROOT / "kernelmosaic"
 
 # bottom to top; a package may import only from its own layer's root modules and below.
 # "" is the root package's own modules (vocab, _json, _card, __init__).
-LAYERS = ["", "task", "verify", "curate", "guidance", "data", "agent", "scale", "train", "bench", "cli"]
+LAYERS = ["", "task", "verify", "curate", "guidance", "data", "agent", "scale", "train", "bench", "ablate", "cli"]
 
 
 def _package_of(path: Path) -> str:

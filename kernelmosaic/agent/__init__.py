@@ -29,11 +29,20 @@ __all__ = [
 
 def make_llm(provider: str, model: str, *, base_url: str | None = None, api_key: str | None = None,
                 sampling: SamplingConfig | None = None, adapter: str | None = None, concurrency: int = 8,
-                timeout_s: float = 600.0, retries: int = 4) -> LLM:
-    """``openai`` (any OpenAI-compatible endpoint) or ``transformers`` (a local model)."""
+                timeout_s: float = 600.0, retries: int = 4, extra_body: dict | None = None,
+                enable_thinking: bool | None = None) -> LLM:
+    """``openai`` (any OpenAI-compatible endpoint) or ``transformers`` (a local model).
+
+    ``enable_thinking``: for an endpoint, ``chat_template_kwargs.enable_thinking`` in the request's
+    extra body (the vLLM/SGLang convention); for a local model, the chat template's own argument."""
+    from .llm import thinking_body
+
     if provider == "openai":
         return OpenAILLM(model, base_url=base_url, api_key=api_key, sampling=sampling, concurrency=concurrency,
-                            timeout_s=timeout_s, retries=retries)
+                            timeout_s=timeout_s, retries=retries, extra_body=thinking_body(extra_body, enable_thinking))
     if provider == "transformers":
-        return TransformersLLM(model, adapter=adapter, sampling=sampling)
+        if extra_body:
+            raise ValueError("--extra-body is sent to an endpoint; the transformers provider has none "
+                             "(use --enable-thinking for the chat template's switch)")
+        return TransformersLLM(model, adapter=adapter, sampling=sampling, enable_thinking=enable_thinking)
     raise ValueError(f"unknown provider {provider!r} (openai or transformers)")

@@ -174,13 +174,14 @@ class Episode:
 
     def record(self, turns: list[TurnRecord], stage: str, messages: list[dict], guidance_ids: list[str], reply: str,
                code: str | None, verdict: Verdict, *, usage: dict | None = None, latency_s: float = 0.0,
-               verify_s: float = 0.0, meta: dict | None = None) -> TurnRecord:
+               verify_s: float = 0.0, meta: dict | None = None, reasoning: str | None = None) -> TurnRecord:
         """The turn after ``turns``: its feedback rendered from the verdict, plus profiler
         lines when the kernel is correct and the next prompt asks to optimize it."""
         turn = TurnRecord(
             episode_id=self.episode_id, idx=len(turns), stage=stage, messages=messages, reply=reply, code=code,
             verdict=verdict, feedback=render_feedback(verdict, code), guidance_ids=guidance_ids,
             usage=usage or {}, latency_s=latency_s, verify_s=verify_s, created_at=time.time(), meta=dict(meta or {}),
+            reasoning=reasoning,
         )
         if (self.cfg.profile and code is not None and turn.verdict.correct
                 and self.verifier.device == "cuda" and self.state([*turns, turn])["stage"] == "optimize"):
@@ -205,7 +206,8 @@ class Episode:
         verify_s = time.perf_counter() - t0
         return self.record(turns, stage, messages, guidance_ids, comp.text, parsed.code, verdict, usage=comp.usage,
                            latency_s=comp.latency_s, verify_s=verify_s,
-                           meta={"finish_reason": comp.finish_reason, "llm": self.llm.name})
+                           meta={"finish_reason": comp.finish_reason, "llm": self.llm.name},
+                           reasoning=getattr(comp, "reasoning", None))
 
     def _reverify(self, turns: list[TurnRecord], last: TurnRecord) -> TurnRecord:
         """The same reply and code as ``last`` (whose verdict was infra_error), verified again, as
@@ -215,7 +217,8 @@ class Episode:
         return self.record(turns, last.stage, last.messages, list(last.guidance_ids or []), last.reply, last.code, verdict,
                            verify_s=time.perf_counter() - t0,
                            meta={**{k: v for k, v in (last.meta or {}).items() if k in ("finish_reason", "llm")},
-                                 "reverify_of": last.idx})
+                                 "reverify_of": last.idx},
+                           reasoning=last.reasoning)  # the same reply, so the same thinking led to it
 
     # -- the loop --------------------------------------------------------------------------------------
     def run(self, resume: list[TurnRecord] | None = None) -> EpisodeResult:

@@ -29,6 +29,9 @@ class Completion:
     usage: dict[str, int] = field(default_factory=dict)  # prompt_tokens, completion_tokens, total_tokens
     latency_s: float = 0.0
     finish_reason: str | None = None
+    # a reasoning model's thinking, when the endpoint returns it apart from the reply
+    # (vLLM/SGLang reasoning parsers: ``message.reasoning_content``); None when it does not
+    reasoning: str | None = None
 
 
 class LLMError(RuntimeError):
@@ -125,7 +128,32 @@ class OpenAILLM:
             usage = {"prompt_tokens": r.usage.prompt_tokens or 0, "completion_tokens": r.usage.completion_tokens or 0,
                      "total_tokens": r.usage.total_tokens or 0}
         return Completion(text=choice.message.content or "", usage=usage, latency_s=time.perf_counter() - t0,
-                          finish_reason=choice.finish_reason)
+                          finish_reason=choice.finish_reason, reasoning=_reasoning(choice.message))
+
+
+def _reasoning(message) -> str | None:
+    """The thinking a reasoning parser split off the reply. The openai client keeps fields it does
+    not model in ``model_extra``: vLLM and SGLang name it ``reasoning_content`` (newer vLLM also
+    ``reasoning``). None when absent or empty, so a model without thinking records nothing."""
+    extra = getattr(message, "model_extra", None) or {}
+    for key in ("reasoning_content", "reasoning"):
+        val = getattr(message, key, None) if key not in extra else extra[key]
+        if isinstance(val, str) and val:
+            return val
+    return None
+
+
+def thinking_body(extra_body: dict | None, enable_thinking: bool | None) -> dict:
+    """The request's extra body with the thinking switch merged in. vLLM and SGLang pass
+    ``chat_template_kwargs`` to the chat template, where Qwen3-style templates read
+    ``enable_thinking``; keys the caller set in ``chat_template_kwargs`` are kept."""
+    body = dict(extra_body or {})
+    if enable_thinking is not None:
+        kwargs = body.get("chat_template_kwargs") or {}
+        if not isinstance(kwargs, dict):
+            raise ValueError("extra_body's chat_template_kwargs must be a JSON object")
+        body["chat_template_kwargs"] = {**kwargs, "enable_thinking": bool(enable_thinking)}
+    return body
 
 
 def _rebuild_openai_llm(model: str, kw: dict) -> "OpenAILLM":

@@ -72,12 +72,16 @@ class ScriptedServer:
                         text = script[i] if i < len(script) else script[-1] if script else "no script for this task"
                 if server.delay_s:
                     time.sleep(server.delay_s)
+                message = {"role": "assistant", "content": text}
+                if isinstance(text, dict):  # {"content": ..., "reasoning_content": ...}: a reasoning parser's reply
+                    message = {"role": "assistant", **text}
+                    text = text.get("content") or ""
                 prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
                 completion_tokens = len(text.split())
                 self._send(200, {
                     "id": f"chatcmpl-{len(server.requests)}", "object": "chat.completion", "created": int(time.time()),
                     "model": body.get("model", server.model),
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                    "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
                     "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                               "total_tokens": prompt_tokens + completion_tokens},
                 })

@@ -6,7 +6,7 @@ function; no other package imports this one.
 * ``progress``: the one progress display for runs of many episodes, and Ctrl-C handling.
 * ``verify`` (verify, baselines list|clear, tasks list|check), ``loop`` (solve, generate, bench, serve-scripted),
   ``data`` (export, train, report, guidance), ``tasks`` and ``publish`` (task-set curation),
-  ``episode`` (episode ..., mcp).
+  ``episode`` (episode ..., mcp), ``ablate`` (direct against iterative training).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 
 import typer
 
-from . import data, episode, loop, publish, tasks, verify
+from . import ablate, data, episode, loop, publish, tasks, verify
 from .common import INTERRUPTED, err
 
 # rich_markup_mode=None: click's plain help, which wraps the help text but never truncates an
@@ -36,6 +36,7 @@ publish.register(tasks_app)
 loop.register(app)
 data.register(app, guidance_app)
 episode.register(app)  # kmosaic episode ..., kmosaic mcp
+ablate.register(app)  # kmosaic ablate
 
 
 def main() -> None:

@@ -103,6 +103,8 @@ TopP = Annotated[float, typer.Option(min=0.0, max=1.0, help="Nucleus sampling ma
 MaxTokens = Annotated[int, typer.Option(min=1, help="Completion tokens per reply.")]
 RequestTimeout = Annotated[float, typer.Option(callback=positive, help="Seconds per LLM request.")]
 Retries = Annotated[int, typer.Option(min=0, help="Retries on 429/5xx and connection errors, with backoff.")]
+ExtraBody = Annotated[Optional[str], typer.Option("--extra-body", metavar="JSON", help="A JSON object merged into every request's body (openai provider), e.g. '{\"top_k\": 20}' for vLLM's sampling fields.")]
+EnableThinking = Annotated[Optional[bool], typer.Option("--enable-thinking/--disable-thinking", help="Turn a reasoning model's thinking on or off: chat_template_kwargs.enable_thinking in the request (vLLM, SGLang), or the local chat template's switch. Default: the template's own. Thinking the endpoint returns (reasoning_content) is stored with each turn.")]
 
 
 @dataclass
@@ -117,15 +119,32 @@ class LLMOptions:
     max_tokens: int
     request_timeout: float
     retries: int
+    extra_body: str | None = None  # JSON text, as typed
+    enable_thinking: bool | None = None
+
+    def body(self) -> dict | None:
+        """--extra-body as a dict; exit 2 unless it is a JSON object."""
+        import json
+
+        if self.extra_body is None:
+            return None
+        try:
+            body = json.loads(self.extra_body)
+        except ValueError as e:
+            fail(f"--extra-body is not JSON ({e}): {self.extra_body[:200]}")
+        if not isinstance(body, dict):
+            fail(f"--extra-body must be a JSON object, not {type(body).__name__}: {self.extra_body[:200]}")
+        return body
 
     def build(self, concurrency: int):
         """The LLM; exit 2 with the reason when it cannot be made (no endpoint, no model)."""
         from ..agent import SamplingConfig, make_llm
 
+        body = self.body()
         try:
             return make_llm(self.provider, self.model, base_url=self.base_url, api_key=self.api_key,
                             adapter=self.adapter, concurrency=concurrency, timeout_s=self.request_timeout,
-                            retries=self.retries,
+                            retries=self.retries, extra_body=body, enable_thinking=self.enable_thinking,
                             sampling=SamplingConfig(temperature=self.temperature, top_p=self.top_p,
                                                     max_tokens=self.max_tokens))
         except ValueError as e:

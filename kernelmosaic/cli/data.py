@@ -28,6 +28,8 @@ def export_cmd(
     val_fraction: Annotated[float, typer.Option(min=0.0, max=0.99, help="Share of tasks in the validation split (split by task).")] = 0.1,
     kernelbench: Annotated[Optional[str], typer.Option(envvar="KERNELBENCH_DIR", help="Drop examples whose task matches a KernelBench problem.")] = None,
     license_id: Annotated[Optional[str], typer.Option("--license", help="The card's licence field (a Hub licence id; default apache-2.0). A teacher model's terms may also apply.")] = None,
+    history: Annotated[str, typer.Option(help="iterative view: recorded (the context the model saw at its best turn: the last turns verbatim, older ones summarized) | full (every turn up to the best one, verbatim; kmosaic train keeps what fits max_length, or data.history_turns).")] = "recorded",
+    reasoning: Annotated[bool, typer.Option("--reasoning/--no-reasoning", help="Keep each reply's recorded thinking as the assistant message's reasoning_content.")] = False,
 ) -> None:
     """Export trajectories as parquet (train/validation split by task) with a dataset card."""
     from ..data import StoreError
@@ -41,7 +43,8 @@ def export_cmd(
     try:
         res = export(store_path, str(view), out_dir, run_ids=run_id or None, verified_only=verified_only,
                      min_speedup=min_speedup, max_turns=max_turns, stages=stage or None, val_fraction=val_fraction,
-                     kernelbench_dir=kernelbench, card_info={"license": license_id} if license_id else None)
+                     kernelbench_dir=kernelbench, card_info={"license": license_id} if license_id else None,
+                     history=history, reasoning=reasoning)
     except (ValueError, StoreError) as e:
         fail(str(e))
     except ImportError as e:

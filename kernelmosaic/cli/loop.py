@@ -15,8 +15,8 @@ from rich.table import Table
 
 from ..task import TaskError, load_kernelbench, resolve_task_spec
 from ..vocab import Policy, StrEnum
-from .common import (INTERRUPTED, Adapter, ApiKey, BackendOpt, BaseUrl, CompileOpt, Concurrency, DeviceOpt, ExecutorKind,
-                     ExecutorOpt, KernelBenchDir, LLMOptions, LoopOptions, MaxOptimize, MaxRepair, MaxTokens,
+from .common import (INTERRUPTED, Adapter, ApiKey, BackendOpt, BaseUrl, CompileOpt, Concurrency, DeviceOpt, EnableThinking,
+                     ExecutorKind, ExecutorOpt, ExtraBody, KernelBenchDir, LLMOptions, LoopOptions, MaxOptimize, MaxRepair, MaxTokens,
                      MaxTotalTokens, MaxWall, Model, PolicyOpt, ProfileOpt, Provider, ProviderOpt, RayAddress,
                      RequestTimeout, Retries, TaskSpec, Temperature, TimingOpt, TopP, Workers, err, fail, new_store,
                      out, out_folder)
@@ -126,6 +126,8 @@ def solve(
     profile: ProfileOpt = True,
     request_timeout: RequestTimeout = 600.0,
     retries: Retries = 4,
+    extra_body: ExtraBody = None,
+    enable_thinking: EnableThinking = None,
     kernelbench: KernelBenchDir = None,
     scale: ScaleOpt = Scale.FULL,
 ) -> None:
@@ -142,7 +144,7 @@ def solve(
                        max_wall, profile)
     cfg = loop.episode_config()
     llm = LLMOptions(provider, model, base_url, api_key, adapter, temperature, top_p, max_tokens, request_timeout,
-                     retries).build(concurrency=1)
+                     retries, extra_body, enable_thinking).build(concurrency=1)
     out.print(f"[bold]solve[/] {escape(t.key)} with {escape(llm.name)} (backend {loop.backend}, device {loop.device}, "
               f"policy {policy})")
     with Verifier(device=loop.device, workers=1) as v:
@@ -187,6 +189,8 @@ def generate(
     profile: ProfileOpt = True,
     request_timeout: RequestTimeout = 600.0,
     retries: Retries = 4,
+    extra_body: ExtraBody = None,
+    enable_thinking: EnableThinking = None,
     workers: Workers = None,
     executor: ExecutorOpt = ExecutorKind.LOCAL,
     ray_address: RayAddress = None,
@@ -210,7 +214,7 @@ def generate(
                        max_wall, profile)
     cfg = loop.episode_config()
     llm = LLMOptions(provider, model, base_url, api_key, adapter, temperature, top_p, max_tokens, request_timeout,
-                     retries).build(concurrency=concurrency)
+                     retries, extra_body, enable_thinking).build(concurrency=concurrency)
     ex = make_executor(executor, loop.device, workers, ray_address)
     if executor == ExecutorKind.RAY:
         hosts = {a.get("host") for a in ex.actors()}
@@ -274,6 +278,8 @@ def bench(
     max_wall: MaxWall = None,
     request_timeout: RequestTimeout = 600.0,
     retries: Retries = 4,
+    extra_body: ExtraBody = None,
+    enable_thinking: EnableThinking = None,
     workers: Workers = None,
     executor: ExecutorOpt = ExecutorKind.LOCAL,
     ray_address: RayAddress = None,
@@ -303,7 +309,7 @@ def bench(
     loop = LoopOptions(device, backend, policy, rep, opt, True, compile_baseline, max_total_tokens, max_wall)
     device, backend = loop.resolve()
     llm = LLMOptions(provider, model, base_url, api_key, adapter, temperature, top_p, max_tokens, request_timeout,
-                     retries).build(concurrency=concurrency)
+                     retries, extra_body, enable_thinking).build(concurrency=concurrency)
     cfg = BenchConfig(mode=mode, samples=samples, max_repair=rep, max_optimize=opt, backend=backend, policy=str(policy),
                       baselines=baselines, stored_hardware=stored_hardware, concurrency=concurrency,
                       warm_lanes=(4 if device == "cuda" else 0) if warm_lanes is None else warm_lanes,

@@ -40,6 +40,10 @@ from .best import best_turn, better, is_correct
 from .store import Store, StoreError, require_store
 
 VIEWS = ("iterative", "direct", "steps")
+# how much of an episode an iterative row holds: the context the model saw at its best turn
+# (the last k turns verbatim, older ones summarized; k = EpisodeConfig.context_turns), or every
+# turn up to the best one verbatim (training then keeps what fits its max_length, or the last k)
+HISTORIES = ("recorded", "full")
 SPLITS = ("train", "validation")
 PROJECT_LICENSE = "Apache-2.0"  # pyproject.toml [project] license
 KERNELBENCH_LICENSE = "MIT"
@@ -60,6 +64,8 @@ _EPISODE_COLUMNS = [
     ("final_code", "string (nullable)", "the best turn's extracted code"),
     ("baseline", "struct (nullable)", "where the best turn's eager/compile times came from: {source (measured, cache, "
      "given), timed_at, device_name, torch, eager_spread, steady}"),
+    ("assistant_progress", "list of bool", "one per assistant message of `messages`, in order: did that reply make "
+     "progress (see the card); training can put loss on those replies only"),
 ]
 _STEP_COLUMNS = [
     ("messages", "list of {role, content}", "turn i+1's recorded context plus its reply"),
@@ -74,6 +80,8 @@ _STEP_COLUMNS = [
     ("after_status", "string", "verdict status of turn i+1"),
     ("speedup_eager", "float64 (nullable)", "after-turn's speedup over PyTorch eager"),
     ("baseline", "struct (nullable)", "where the after-turn's eager time came from (as in the episode views)"),
+    ("assistant_progress", "list of bool", "one per assistant message of `messages`, in order: did that reply make "
+     "progress"),
 ]
 
 
@@ -158,6 +166,69 @@ def _msgs(messages: Iterable[dict]) -> list[dict[str, str]]:
             for m in messages]
 
 
+# -- which replies made progress, and the whole episode as one chat ------------------------------------
+def _pair_kinds(turns: list[TurnRecord]) -> list[str | None]:
+    """kinds[i] for i >= 1: the steps view's kind of the pair (i-1, i) - "repair" (turn i-1 not
+    correct, turn i correct, or compile_error -> a later failure), "optimize" (turn i an optimize
+    turn, correct and measurably faster than the best kernel before it) - or None; kinds[0] is None."""
+    kinds: list[str | None] = [None] * len(turns)
+    best = None  # index of the best correct turn among turns[:i]
+    for i in range(1, len(turns)):
+        a, b = turns[i - 1], turns[i]
+        if _correct(a) and better(a, None if best is None else turns[best]):
+            best = i - 1
+        # an optimize step is kept only when it is the new best: measurably faster than the best before it
+        if b.stage == "optimize" and _correct(b) and best is not None and better(b, turns[best]):
+            kinds[i] = "optimize"
+        elif not _correct(a) and (_correct(b) or (a.status == "compile_error" and b.status in
+                                                  ("runtime_error", "incorrect", "timeout"))):
+            kinds[i] = "repair"
+    return kinds
+
+
+def turn_progress(turns: list[TurnRecord]) -> list[bool]:
+    """Did each turn make progress? The first turn when it is correct; a later one when it ends a
+    repair or optimize pair of the steps view. The best turn of an episode always did."""
+    kinds = _pair_kinds(turns)
+    return [_correct(t) if i == 0 else kinds[i] is not None for i, t in enumerate(turns)]
+
+
+def _assistant(t: TurnRecord, reasoning: bool, content: str | None = None) -> dict[str, Any]:
+    m: dict[str, Any] = {"role": "assistant", "content": t.reply if content is None else content}
+    if reasoning:
+        m["reasoning_content"] = t.reasoning
+    return m
+
+
+def _with_reasoning(messages: list[dict], reasoning: bool) -> list[dict]:
+    return [{**m, "reasoning_content": None} for m in messages] if reasoning else messages
+
+
+def _recorded_progress(context: list[dict], turns: list[TurnRecord], progress: list[bool]) -> list[bool]:
+    """Progress flags for the assistant messages of a recorded context that precedes turns[len(turns)]:
+    the last of them are the most recent turns' replies (oldest first); any before those (the
+    reply to a summary of older turns) is no turn's reply and made no progress."""
+    n = sum(m.get("role") == "assistant" for m in context)
+    m = min(n, len(turns))
+    return [False] * (n - m) + progress[len(turns) - m:len(turns)]
+
+
+def _chat(ep: _Ep, b: int, history: str, reasoning: bool, progress: list[bool]) -> tuple[list[dict], list[bool]]:
+    """The messages of an iterative row ending with turn b's reply, and one progress flag per assistant message."""
+    best = ep.turns[b]
+    if history == "recorded":
+        context = _with_reasoning(_msgs(best.messages), reasoning)
+        return context + [_assistant(best, reasoning)], _recorded_progress(best.messages, ep.turns[:b], progress) + [progress[b]]
+    # every turn verbatim: the system and task prompts, then each reply followed by the prompt
+    # the next turn was given (its feedback and guidance), up to turn b's reply
+    messages = _with_reasoning(_msgs(ep.turns[0].messages[:2]), reasoning)
+    for j in range(b + 1):
+        messages.append(_assistant(ep.turns[j], reasoning))
+        if j < b:
+            messages += _with_reasoning(_msgs(ep.turns[j + 1].messages[-1:]), reasoning)
+    return messages, progress[:b + 1]
+
+
 def _code_block(code: str) -> str:
     return f"```python\n{code.rstrip()}\n```"
 
@@ -200,15 +271,18 @@ def split_tasks(tasks: Iterable[str], val_fraction: float, seed: int = 0) -> dic
 
 
 # -- rows --------------------------------------------------------------------------------------------------
-def _episode_row(view: str, ep: _Ep, b: int) -> dict[str, Any] | None:
+def _episode_row(view: str, ep: _Ep, b: int, history: str = "recorded", reasoning: bool = False) -> dict[str, Any] | None:
     best = ep.turns[b]
     if view == "iterative":
-        messages = _msgs(best.messages) + [{"role": "assistant", "content": best.reply}]
+        messages, flags = _chat(ep, b, history, reasoning, turn_progress(ep.turns))
     else:
         if not best.code:
             return None
-        messages = _msgs(ep.turns[0].messages[:2]) + [{"role": "assistant", "content": _code_block(best.code)}]
-    return {
+        # the final code alone: there is no reply whose thinking led to it, so none is kept
+        messages = _with_reasoning(_msgs(ep.turns[0].messages[:2]), reasoning) + [
+            {"role": "assistant", "content": _code_block(best.code), **({"reasoning_content": None} if reasoning else {})}]
+        flags = [True]
+    return {"assistant_progress": flags,
         "messages": messages, "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model,
         "n_turns": b + 1, "episode_turns": len(ep.turns), "best_turn": b, "status": best.status or "",
         "speedup_eager": _timing(best, "speedup_eager"), "speedup_compile": _timing(best, "speedup_compile"),
@@ -216,20 +290,14 @@ def _episode_row(view: str, ep: _Ep, b: int) -> dict[str, Any] | None:
     }
 
 
-def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered: Counter) -> list[dict[str, Any]]:
+def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered: Counter,
+               reasoning: bool = False) -> list[dict[str, Any]]:
     rows = []
-    best = None  # index of the best correct turn among turns[:i+1]
+    kinds = _pair_kinds(ep.turns)
+    progress = turn_progress(ep.turns)
     for i in range(len(ep.turns) - 1):
         a, b = ep.turns[i], ep.turns[i + 1]
-        if _correct(a) and better(a, None if best is None else ep.turns[best]):
-            best = i
-        kind = None
-        # an optimize step is kept only when it is the new best: measurably faster than the best before it
-        if b.stage == "optimize" and _correct(b) and best is not None and better(b, ep.turns[best]):
-            kind = "optimize"
-        elif not _correct(a) and (_correct(b) or (a.status == "compile_error" and b.status in
-                                                  ("runtime_error", "incorrect", "timeout"))):
-            kind = "repair"
+        kind = kinds[i + 1]
         if kind is None:
             continue
         if verified_only and not _correct(b):
@@ -239,7 +307,8 @@ def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered
             n_filtered["steps_stage"] += 1
             continue
         rows.append({
-            "messages": _msgs(b.messages) + [{"role": "assistant", "content": b.reply}], "kind": kind,
+            "messages": _with_reasoning(_msgs(b.messages), reasoning) + [_assistant(b, reasoning)], "kind": kind,
+            "assistant_progress": _recorded_progress(b.messages, ep.turns[:i + 1], progress) + [True],
             "task": ep.task, "episode_id": ep.episode_id, "run_id": ep.run_id, "model": ep.model, "turn": b.idx,
             "stage": b.stage, "before_status": a.status or "", "after_status": b.status or "",
             "speedup_eager": _timing(b, "speedup_eager"), "baseline": _baseline(b),
@@ -247,29 +316,30 @@ def _step_rows(ep: _Ep, verified_only: bool, stages: set[str] | None, n_filtered
     return rows
 
 
-def _arrow_schema(view: str):
+def _arrow_schema(view: str, reasoning: bool = False):
     import pyarrow as pa
 
-    msg = pa.list_(pa.struct([("role", pa.string()), ("content", pa.string())]))
+    fields = [("role", pa.string()), ("content", pa.string())] + ([("reasoning_content", pa.string())] if reasoning else [])
+    msg = pa.list_(pa.struct(fields))
     base = pa.struct([("source", pa.string()), ("timed_at", pa.string()), ("device_name", pa.string()), ("torch", pa.string()),
                       ("eager_spread", pa.float64()), ("steady", pa.bool_())])
     if view == "steps":
         return pa.schema([("messages", msg), ("kind", pa.string()), ("task", pa.string()), ("episode_id", pa.string()),
                           ("run_id", pa.string()), ("model", pa.string()), ("turn", pa.int64()), ("stage", pa.string()),
                           ("before_status", pa.string()), ("after_status", pa.string()),
-                          ("speedup_eager", pa.float64()), ("baseline", base)])
+                          ("speedup_eager", pa.float64()), ("baseline", base), ("assistant_progress", pa.list_(pa.bool_()))])
     return pa.schema([("messages", msg), ("task", pa.string()), ("episode_id", pa.string()), ("run_id", pa.string()),
                       ("model", pa.string()), ("n_turns", pa.int64()), ("episode_turns", pa.int64()),
                       ("best_turn", pa.int64()), ("status", pa.string()), ("speedup_eager", pa.float64()),
                       ("speedup_compile", pa.float64()), ("backend", pa.string()), ("final_code", pa.string()),
-                      ("baseline", base)])
+                      ("baseline", base), ("assistant_progress", pa.list_(pa.bool_()))])
 
 
-def _write_parquet(rows: list[dict], view: str, path: Path) -> None:
+def _write_parquet(rows: list[dict], view: str, path: Path, reasoning: bool = False) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = _arrow_schema(view)
+    schema = _arrow_schema(view, reasoning)
     tmp = path.with_name(path.name + ".tmp")
     pq.write_table(pa.Table.from_pylist(rows, schema=schema), tmp)
     tmp.replace(path)
@@ -294,7 +364,8 @@ _FILTER_TEXT = {
 def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = None, verified_only: bool = True,
            min_speedup: float | None = None, max_turns: int | None = None, stages: Iterable[str] | None = None,
            val_fraction: float = 0.1, seed: int = 0, kernelbench_dir=None,
-           card_info: dict[str, Any] | None = None) -> ExportResult:
+           card_info: dict[str, Any] | None = None, history: str = "recorded", reasoning: bool = False,
+           episode_ids: Iterable[str] | None = None) -> ExportResult:
     """Writes ``out_dir/{train,validation}.parquet`` and ``out_dir/README.md`` (dataset card).
 
     A split left empty (``val_fraction=0``, or a single task) gets no file, since ``datasets``
@@ -308,6 +379,11 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     (after-turn stage). ``n_filtered`` counts episodes per reason, except the ``steps_*`` keys,
     which count turn pairs. ``card_info`` overrides card fields: pretty_name, license,
     description, tags (list), citation.
+
+    ``history`` (iterative view): ``recorded`` (the context the model saw at the best turn) or
+    ``full`` (every turn up to the best one, verbatim). ``reasoning``: keep each reply's thinking
+    as the assistant message's ``reasoning_content`` (None where none was recorded); dropped by
+    default. ``episode_ids``: only these episodes (an ablation's matched set).
 
     Raises ValueError for an unknown view, a missing store, unknown run ids or stages, bad
     options, and an export that filtering left empty.
@@ -324,6 +400,10 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
         raise ValueError(f"val_fraction must be in [0, 1), not {val_fraction}")
     if max_turns is not None and max_turns < 1:
         raise ValueError(f"max_turns must be >= 1, not {max_turns}")
+    if history not in HISTORIES:
+        raise ValueError(f"history must be one of {', '.join(HISTORIES)}, not {history!r}")
+    if history != "recorded" and view != "iterative":
+        raise ValueError(f"history applies to the iterative view only, not {view!r}")
     stage_set = None
     if stages is not None:
         stage_set = set([stages] if isinstance(stages, str) else stages)
@@ -335,6 +415,9 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     run_ids = None if run_ids is None else ([run_ids] if isinstance(run_ids, str) else list(run_ids))
 
     runs, eps, sources = _read_store(store_path, run_ids)
+    if episode_ids is not None:
+        wanted = set(episode_ids)
+        eps = [ep for ep in eps if ep.episode_id in wanted]
     n_filtered: Counter = Counter()
     # a turn the verifier failed on (infra_error) is no verdict on its candidate: it is never a
     # row, never one end of a step, and the turn that verified the same code again stands in its place
@@ -384,7 +467,7 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     used: list[tuple[_Ep, int]] = []  # (episode, last turn used) for the card's statistics
     for ep, b in kept:
         if view == "steps":
-            r = _step_rows(ep, verified_only, stage_set, n_filtered)
+            r = _step_rows(ep, verified_only, stage_set, n_filtered, reasoning)
             if not r:
                 n_filtered["no_pairs"] += 1
                 continue
@@ -392,7 +475,7 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
             used.append((ep, max(x["turn"] for x in r)))
         else:
             bi = b if b is not None else len(ep.turns) - 1
-            row = _episode_row(view, ep, bi)
+            row = _episode_row(view, ep, bi, history, reasoning)
             if row is None:
                 n_filtered["no_code"] += 1
                 continue
@@ -422,7 +505,7 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     for s in SPLITS:
         p = out_dir / f"{s}.parquet"
         if split_rows[s]:
-            _write_parquet(split_rows[s], view, p)
+            _write_parquet(split_rows[s], view, p, reasoning)
             paths[s] = p
         elif p.exists():
             p.unlink()
@@ -436,6 +519,7 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     settings = {
         "view": view, "store": store_path.name, "run_ids": run_ids, "verified_only": verified_only,
         "min_speedup": min_speedup, "max_turns": max_turns, "stages": sorted(stage_set) if stage_set else None,
+        "history": history, "reasoning": reasoning,
         "val_fraction": val_fraction, "seed": seed,
         "kernelbench_dir": None if kernelbench_dir is None else Path(kernelbench_dir).name,
         "similarity_threshold": SIMILARITY_THRESHOLD if kernelbench_dir is not None else None,
@@ -505,6 +589,14 @@ def _card(res: ExportResult, split_rows: dict[str, list[dict]], used: list[tuple
                  "optimize turn, correct and measurably faster than the best kernel before it. `messages` is turn "
                  "i+1's recorded context plus its reply.",
     }[view], ""]
+    if settings.get("history") == "full":
+        out += ["History `full`: each row holds every turn up to the best one verbatim (each reply, then the prompt "
+                "the next turn was given), not the shortened context the model saw.", ""]
+    if settings.get("reasoning"):
+        out += ["Reasoning kept: each assistant message's `reasoning_content` is the thinking the endpoint returned "
+                "apart from that reply (null where none was recorded).", ""]
+    out += ["`assistant_progress` marks the replies that made progress: the first turn when it was correct, and a "
+            "later turn that ends a repair or optimize step (the steps view's rule).", ""]
     cols = _STEP_COLUMNS if view == "steps" else _EPISODE_COLUMNS
     out += ["## Columns", "", _table(["column", "type", "description"], [list(c) for c in cols]), ""]
 

@@ -65,6 +65,9 @@ class TurnRecord(_Record):
     verify_s: float = 0.0
     created_at: float = field(default_factory=time.time)
     meta: dict[str, Any] = field(default_factory=dict)
+    # a reasoning model's thinking before ``reply``, as the endpoint returned it apart from the
+    # reply (``reasoning_content``); None when there was none
+    reasoning: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.verdict, dict):
@@ -77,6 +80,10 @@ class TurnRecord(_Record):
     def to_dict(self) -> dict[str, Any]:
         d = finite(asdict(self))
         d["verdict"] = self.verdict.to_dict()  # the protocol's shape (unset mismatch details left out)
+        if d.get("reasoning") is None:
+            # left out when absent, so the digest of every turn recorded before the field existed
+            # (and of every turn without thinking) is unchanged and a resumed run still matches
+            d.pop("reasoning", None)
         return d
 
     @property

@@ -37,7 +37,7 @@ from .._json import number as _real  # a number for a REAL column; None for miss
 from ..verify.verdict import Verdict
 from .schema import EPISODE_STATUSES, FIXABLE, STAGES, EpisodeRecord, RunRecord, TurnRecord, episode_key, finite
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SCHEMA_TABLE = "km_schema"
 
 
@@ -121,6 +121,10 @@ _MIGRATIONS: dict[int, list] = {
         "CREATE INDEX turns_created ON turns(created_at)",
     ],
     2: [_migrate_to_v2],
+    # Version 3. A reasoning model's thinking (TurnRecord.reasoning), kept apart from the reply so
+    # an export can keep or drop it. Null for every turn recorded before, and a turn's digest
+    # leaves the field out when it is null, so no digest changes.
+    3: ["ALTER TABLE turns ADD COLUMN reasoning TEXT"],
 }
 
 
@@ -429,12 +433,14 @@ class Store:
             if turn.idx != ep["n_turns"]:
                 raise StoreError(f"turn idx {turn.idx} for {turn.episode_id!r}: the next turn is "
                                  f"{ep['n_turns']} (turns are appended in order, without gaps)")
-            conn.execute(
-                "INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            conn.execute(  # columns named: a column added by a migration comes last in the table
+                "INSERT INTO turns (episode_id, idx, stage, messages, reply, code, feedback, guidance_ids, usage, "
+                "prompt_tokens, completion_tokens, latency_s, verify_s, created_at, meta, digest, reasoning) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (turn.episode_id, turn.idx, turn.stage, _dumps(d["messages"]), turn.reply, turn.code,
                  turn.feedback, _dumps(d["guidance_ids"]), _dumps(usage), _int(usage.get("prompt_tokens")),
                  _int(usage.get("completion_tokens")), _real(turn.latency_s), _real(turn.verify_s),
-                 turn.created_at, _dumps(d["meta"]), digest))
+                 turn.created_at, _dumps(d["meta"]), digest, turn.reasoning))
             conn.execute(
                 "INSERT INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (turn.episode_id, turn.idx, v["status"], int(v["status"] == "correct"), int(bool(v.get("compiled"))),
@@ -456,7 +462,9 @@ class Store:
             reply=r["reply"], code=r["code"], verdict=json.loads(r["verdict"]), feedback=r["feedback"],
             guidance_ids=json.loads(r["guidance_ids"]), usage=json.loads(r["usage"]),
             latency_s=r["latency_s"], verify_s=r["verify_s"], created_at=r["created_at"],
-            meta=json.loads(r["meta"])) for r in rows]
+            meta=json.loads(r["meta"]),
+            # absent while an older store migrates through version 2, which reads turns too
+            reasoning=r["reasoning"] if "reasoning" in r.keys() else None) for r in rows]
 
     # -- analysis -------------------------------------------------------------------------------
     def summary(self, run_id: str) -> dict[str, Any]:

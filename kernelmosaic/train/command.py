@@ -48,4 +48,5 @@ def run_train(config: str | Path, *, resume: bool | str = False, overrides: list
         "rows_truncated": res.n_truncated, "distributed": res.distributed, "world_size": res.world_size,
         "first_loss": losses[0] if losses else None, "last_loss": losses[-1] if losses else None,
         "eval_loss": res.metrics.get("eval_loss"), "train_runtime_s": res.metrics.get("train_runtime"),
+        "targets": res.targets,
     })

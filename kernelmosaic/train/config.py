@@ -10,6 +10,8 @@
       path: data/iterative               # a `kmosaic export` folder; or train: / validation: parquet files
       max_length: 8192
       packing: auto                      # auto | true | false
+      loss_turns: null                   # all | progress | final: replies that carry loss (train/targets.py)
+      history_turns: null                # keep the last k turns of each row (null: all that fit max_length)
     lora: {r: 16, alpha: 32, dropout: 0.0, target_modules: all-linear}   # null: full fine-tuning
     output_dir: runs/train/qwen3.5-9b-iterative
     merge: true                          # merged model in OUTPUT_DIR/merged (LoRA only)
@@ -77,6 +79,10 @@ class DataConfig:
     validation: str | None = None
     max_length: int = 8192
     packing: Any = "auto"
+    # which assistant replies carry loss: all | progress | final (train/targets.py); null: TRL's
+    # own masking, every reply, and rows over max_length cut at their end
+    loss_turns: str | None = None
+    history_turns: int | None = None  # keep the head and the last k turns of each row; null: all that fit
 
 
 @dataclass
@@ -176,6 +182,12 @@ def parse_config(raw: dict, base_dir: Path | None = None, source: Path | None = 
         raise ConfigError("data: give path (an export folder) or train (a parquet file)")
     if data.packing not in PACKING:
         raise ConfigError(f"data.packing must be auto, true or false, not {data.packing!r}")
+    if data.loss_turns is not None and data.loss_turns not in ("all", "progress", "final"):
+        raise ConfigError(f"data.loss_turns must be all, progress or final, not {data.loss_turns!r}")
+    if data.history_turns is not None and (isinstance(data.history_turns, bool) or not isinstance(data.history_turns, int)
+                                           or data.history_turns < 1):
+        raise ConfigError(f"data.history_turns must be a positive integer (or null: every turn that fits), "
+                          f"not {data.history_turns!r}")
     if not isinstance(data.max_length, int) or data.max_length < 8:
         raise ConfigError(f"data.max_length must be an integer >= 8, not {data.max_length!r}")
     if lora is not None and (not isinstance(lora.r, int) or lora.r < 1):

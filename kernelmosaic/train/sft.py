@@ -49,6 +49,10 @@ class TrainResult:
     world_size: int = 1
     metrics: dict[str, Any] = field(default_factory=dict)  # train_* and eval_* from the trainer
     log_history: list[dict[str, Any]] = field(default_factory=list)
+    # data.loss_turns / history_turns runs: rows, tokens and loss-carrying tokens (targets.TargetStats)
+    targets: dict[str, Any] | None = None
+    global_step: int = 0  # optimizer steps taken
+    tokens_seen: int | None = None  # input tokens trained on, with sft.include_num_input_tokens_seen
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: a diverged run's NaN or inf losses become strings, so the file stays JSON."""
@@ -142,8 +146,9 @@ def _model_config(cfg: TrainConfig):
     return AutoConfig.from_pretrained(cfg.model.name_or_path, trust_remote_code=cfg.model.trust_remote_code)
 
 
-def load_messages(path: Path):
-    """A parquet export split as a ``datasets.Dataset`` with only the ``messages`` column."""
+def load_messages(path: Path, extra: tuple[str, ...] = ()):
+    """A parquet export split as a ``datasets.Dataset`` with only the ``messages`` column (and
+    those of ``extra`` that it has)."""
     import datasets
 
     if not path.is_file():
@@ -153,7 +158,7 @@ def load_messages(path: Path):
         raise ConfigError(f"{path} has no 'messages' column (columns: {', '.join(ds.column_names)})")
     if ds.num_rows == 0:
         raise ConfigError(f"{path} has no rows")
-    return ds.select_columns(["messages"])
+    return ds.select_columns(["messages"] + [c for c in extra if c in ds.column_names])
 
 
 def count_over_length(ds, tokenizer, max_length: int) -> int:
@@ -172,11 +177,20 @@ def latest_checkpoint(output_dir: str | Path) -> str | None:
     return get_last_checkpoint(str(output_dir)) if Path(output_dir).is_dir() else None
 
 
+def own_targets(cfg: TrainConfig) -> bool:
+    """Rows tokenized by train/targets.py (loss per reply, history) instead of by TRL."""
+    return cfg.data.loss_turns is not None or cfg.data.history_turns is not None
+
+
 def build_sft_config(cfg: TrainConfig, *, packing: bool, has_eval: bool, device: str):
     from trl import SFTConfig
 
     kw: dict[str, Any] = dict(SFT_DEFAULTS)
     kw.update(max_length=cfg.data.max_length, packing=packing, output_dir=cfg.output_dir)
+    if own_targets(cfg):
+        # the rows come tokenized with their assistant masks, from which TRL builds the labels;
+        # its assistant_only_loss would ask for chats
+        kw["assistant_only_loss"] = False
     if packing:
         kw["packing_strategy"] = "bfd"
     if device == "cpu":
@@ -226,8 +240,9 @@ def check_sft_types(sft: dict[str, Any], types: dict[str, Any]) -> None:
             raise ConfigError(f"sft.{k} must be a whole number, not {v!r}")
 
 
-def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
-    """Run SFT per ``cfg``. ``resume``: True for the latest checkpoint in output_dir, or a checkpoint path."""
+def train(cfg: TrainConfig, *, resume: bool | str = False, callbacks: list | None = None) -> TrainResult:
+    """Run SFT per ``cfg``. ``resume``: True for the latest checkpoint in output_dir, or a checkpoint path.
+    ``callbacks``: transformers ``TrainerCallback``s (an ablation's token budget)."""
     for f in (cfg.train_file, cfg.validation_file):
         if f is not None and not f.is_file():  # checked before the heavy imports
             raise ConfigError(f"data file {f} does not exist (run `kmosaic export` first)")
@@ -239,15 +254,31 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
         raise ConfigError(f"unknown sft field(s): {', '.join(unknown)} (see trl.SFTConfig)")
     check_sft_types(cfg.sft, {f.name: f.type for f in dataclasses.fields(SFTConfig)})
     device = _device(cfg)
-    train_ds = load_messages(cfg.train_file)
+    from .targets import PROGRESS_COLUMN, prepare
+
+    extra = (PROGRESS_COLUMN,) if own_targets(cfg) else ()
+    train_ds = load_messages(cfg.train_file, extra)
     val_file = cfg.validation_file
-    eval_ds = load_messages(val_file) if val_file is not None else None
+    eval_ds = load_messages(val_file, extra) if val_file is not None else None
     tokenizer = _load_tokenizer(cfg)
     from .command import rank
 
     rank0 = rank() == 0
-    # rank 0 reports for the whole launch; the other ranks need not tokenize everything again
-    n_long = count_over_length(train_ds, tokenizer, cfg.data.max_length) if rank0 else 0
+    targets = None
+    if own_targets(cfg):
+        kw = dict(loss_turns=cfg.data.loss_turns or "all", history_turns=cfg.data.history_turns,
+                  max_length=cfg.data.max_length)
+        train_ds, stats = prepare(train_ds, tokenizer, **kw)
+        if eval_ds is not None:
+            eval_ds, eval_stats = prepare(eval_ds, tokenizer, **kw)
+        targets = {**kw, "train": stats.to_dict(), "validation": eval_stats.to_dict() if eval_ds is not None else None}
+        n_long = stats.rows_over_length
+        log.info("targets: loss on %s replies, history %s: %d rows, %d tokens, %d carry loss; %d rows shortened",
+                 kw["loss_turns"], cfg.data.history_turns or "all that fit", stats.rows, stats.tokens,
+                 stats.loss_tokens, stats.rows_shortened)
+    else:
+        # rank 0 reports for the whole launch; the other ranks need not tokenize everything again
+        n_long = count_over_length(train_ds, tokenizer, cfg.data.max_length) if rank0 else 0
     if n_long:
         log.warning("%d of %d training rows are longer than max_length=%d tokens and will be truncated "
                     "(their last assistant turns lose loss); raise data.max_length", n_long, train_ds.num_rows,
@@ -275,7 +306,7 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
         peft_config = LoraConfig(r=cfg.lora.r, lora_alpha=cfg.lora.alpha, lora_dropout=cfg.lora.dropout,
                                  target_modules=cfg.lora.target_modules, task_type="CAUSAL_LM")
     trainer = SFTTrainer(model=model, args=args, train_dataset=train_ds, eval_dataset=eval_ds,
-                         processing_class=tokenizer, peft_config=peft_config)
+                         processing_class=tokenizer, peft_config=peft_config, callbacks=callbacks)
     launched = int(os.environ.get("WORLD_SIZE", "1"))
     if launched > 1 and trainer.accelerator.num_processes == 1:
         # seen with an FSDP accelerate config on a machine without GPUs: every process would
@@ -310,7 +341,10 @@ def train(cfg: TrainConfig, *, resume: bool | str = False) -> TrainResult:
                          distributed=getattr(trainer.accelerator.distributed_type, "value",
                                              str(trainer.accelerator.distributed_type)),
                          world_size=trainer.accelerator.num_processes,
-                         metrics=metrics, log_history=list(trainer.state.log_history))
+                         metrics=metrics, log_history=list(trainer.state.log_history), targets=targets,
+                         global_step=trainer.state.global_step,
+                         tokens_seen=(trainer.state.num_input_tokens_seen
+                                      if args.include_num_input_tokens_seen not in ("no", False) else None))
     if trainer.is_world_process_zero():
         (Path(cfg.output_dir) / SUMMARY).write_text(json.dumps(result.to_dict(), indent=2, default=str))
     return result

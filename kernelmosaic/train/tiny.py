@@ -3,7 +3,8 @@
 Nothing is downloaded, so CPU tests, the example config and the throughput benchmark run on a
 machine with no hub access. The chat template is ChatML with ``{% generation %}`` markers around
 each assistant reply *and its end-of-turn token*, which is what TRL's assistant-only loss needs
-to train the model to stop.
+to train the model to stop. A reply's ``reasoning_content`` is rendered before it in
+``<think>...</think>``, as Qwen3's template renders the final reply's thinking.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from typing import Any
 CHAT_TEMPLATE = (
     "{% for m in messages %}"
     "{% if m['role'] == 'assistant' %}"
-    "<|im_start|>assistant\n{% generation %}{{ m['content'] }}<|im_end|>{% endgeneration %}\n"
+    "<|im_start|>assistant\n{% generation %}"
+    "{% if m.get('reasoning_content') %}<think>\n{{ m['reasoning_content'] }}\n</think>\n\n{% endif %}"
+    "{{ m['content'] }}<|im_end|>{% endgeneration %}\n"
     "{% else %}"
     "<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
     "{% endif %}"
