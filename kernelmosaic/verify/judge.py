@@ -943,7 +943,7 @@ class Judge:
             if sp is None or sp <= BASELINE_MAX_SPREAD:
                 break
         if best[1] is not None and best[1] > BASELINE_MAX_SPREAD:
-            self.notes.append(f"the {what} baseline stayed noisy over {k} timing runs (spread {best[1]:.2f}, the limit is "
+            self.notes.append(f"the {what} baseline stayed noisy over {k} timing run{'s' if k != 1 else ''} (spread {best[1]:.2f}, the limit is "
                               f"{BASELINE_MAX_SPREAD:g}): a busy machine? Its time is reported but not cached")
         return best[0], (None if best[1] is None else round(best[1], 4)), k
 
