@@ -340,3 +340,22 @@ def test_bench_switch_reaches_the_request():
         cfg = BenchConfig(mode="single", shape_variants=on).episode_config()
         ep = Episode(Task(name="linear", source=LINEAR_TASK), llm=None, verifier=None, config=cfg, guidance=[])
         assert ep.request("class ModelNew: pass").shape_variants is on
+
+
+def test_passthrough_exceptions_are_not_refusals():
+    """The judge's own verdicts raised while the reference runs on a variant (a candidate charged
+    with an out-of-memory) propagate; anything else is the reference refusing the shape."""
+    from kernelmosaic.verify.variants import choose_variant
+
+    src = "import torch\nN = 4096\ndef get_inputs():\n    return [torch.randn(N)]\n"
+
+    class Charged(Exception):
+        pass
+
+    def charged(_src):
+        raise Charged("over its budget")
+
+    with pytest.raises(Charged):
+        choose_variant(src, "prime", charged, passthrough=(Charged,))
+    chosen, refused = choose_variant(src, "prime", charged)
+    assert chosen is None and refused and "Charged" in refused[0]["reason"]

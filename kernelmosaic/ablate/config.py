@@ -26,6 +26,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..train.config import ConfigError, set_dotted
+
 VIEWS = ("direct", "iterative")
 LOSS_TURNS = ("all", "progress", "final")
 MATCH = ("steps", "tokens")
@@ -284,13 +286,10 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Ab
         if key.startswith("train.set."):  # a training field for every arm: its dotted name is one key
             raw.setdefault("train", {}).setdefault("set", {})[key[len("train.set."):]] = val
             continue
-        node = raw
-        *parents, leaf = key.split(".")
-        for p in parents:
-            node = node.setdefault(p, {})
-            if not isinstance(node, dict):
-                raise AblateError(f"override {key}: {p} is not a mapping")
-        node[leaf] = val
+        try:
+            set_dotted(raw, key, val)
+        except ConfigError as e:
+            raise AblateError(str(e)) from None
     try:
         return parse_config(raw, base_dir=path.parent, source=path)
     except (AblateError, TypeError) as e:

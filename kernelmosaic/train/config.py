@@ -273,17 +273,23 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
         if key in _OVERRIDE_PATHS and isinstance(val, str) and val != "tiny" and not Path(val).is_absolute() \
                 and (key not in ("model.name_or_path", "model.tokenizer") or Path(val).exists()):
             val = os.path.abspath(val)  # a path typed on the command line is relative to the working directory
-        node = raw
-        *parents, leaf = key.split(".")
-        for p in parents:
-            node = node.setdefault(p, {})
-            if not isinstance(node, dict):
-                raise ConfigError(f"override {key}: {p} is not a mapping")
-        node[leaf] = val
+        set_dotted(raw, key, val)
     try:
         return parse_config(raw, base_dir=path.parent, source=path)
     except ConfigError as e:
         raise ConfigError(f"{path}: {e}") from None
+
+
+def set_dotted(raw: dict, key: str, val: Any) -> None:
+    """``raw["a"]["b"] = val`` for the override ``a.b=val``, making the mappings on the way;
+    ConfigError where a part of the path is not a mapping."""
+    node = raw
+    *parents, leaf = key.split(".")
+    for p in parents:
+        node = node.setdefault(p, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"override {key}: {p} is not a mapping")
+    node[leaf] = val
 
 
 def parse_overrides(items: list[str] | None) -> dict[str, Any]:

@@ -723,9 +723,8 @@ class Judge:
             except JobFailed as f:
                 if f.status == "runtime_error":
                     # the judge ran out of memory while the candidate held more than its budget:
-                    # the candidate's, raised once choose_variant (which takes any exception for a
-                    # refusal of the shape) is done
-                    charged.append(f)
+                    # the candidate's, not a refusal of the shape
+                    raise
                 # otherwise the verifier's own failure on this shape: refused like a shape the task refuses
                 raise ValueError(f"the verifier could not run the reference on it: {f.error['message'][:300]}") from None
             problem = output_problem(self.ref_kind, flatten(out), self.ref_finite,
@@ -734,10 +733,7 @@ class Judge:
                 raise ValueError(problem)
             return inputs, out
 
-        charged: list[JobFailed] = []
-        chosen, refused = choose_variant(self.spec.reference, mode, valid, sites)
-        if charged:
-            raise charged[0]
+        chosen, refused = choose_variant(self.spec.reference, mode, valid, sites, passthrough=(JobFailed,))
         record = {"mode": mode, "applied": chosen is not None, "changed": chosen.changed if chosen else {},
                   "refused": refused, **({"passed": False} if chosen else {})}
         self.shape_variants.append(record)

@@ -31,6 +31,7 @@ is content-addressed by source, options, architecture and NVRTC version.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 
 from . import launches
@@ -166,12 +167,10 @@ def _toolkit_includes() -> tuple[str, ...]:
     compile_error. A toolkit's include folder (CUDA_HOME, /usr/local/cuda) or Triton's copy of
     the headers has it."""
     roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
-    try:
-        import triton
-
-        roots.append(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia"))
-    except ImportError:
-        pass
+    # found, not imported: importing Triton takes a second in the candidate process
+    spec = importlib.util.find_spec("triton")
+    for loc in (spec.submodule_search_locations or []) if spec else []:
+        roots.append(os.path.join(loc, "backends", "nvidia"))
     for root in roots:
         inc = os.path.join(root, "include") if root else None
         if inc and os.path.isfile(os.path.join(inc, "crt", "mma.h")):

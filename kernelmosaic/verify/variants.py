@@ -339,7 +339,7 @@ class Chosen:
 
 
 def choose_variant(source: str, mode: str, valid: Callable[[str], object], sites: list[Site] | None = None,
-                   max_tries: int = MAX_TRIES) -> tuple[Chosen | None, list[dict]]:
+                   max_tries: int = MAX_TRIES, passthrough: tuple[type[BaseException], ...] = ()) -> tuple[Chosen | None, list[dict]]:
     """The variant of ``mode`` that the reference accepts, found by running it.
 
     ``valid(src)`` runs the reference on the variant's source and returns what it made (the
@@ -348,7 +348,8 @@ def choose_variant(source: str, mode: str, valid: Callable[[str], object], sites
     all the sites together, then, if the reference refuses that, add the sites one by one and
     keep each that it still accepts (``torch.rand(b, 3, 224, 224)`` of a VGG: the 224s cannot
     change, the batch can). At most ``max_tries`` reference runs. Returns (the chosen variant or
-    None, the refused sites with the reason)."""
+    None, the refused sites with the reason). Exceptions of the ``passthrough`` types are no
+    refusal of the shape (the judge's: a candidate charged with an out-of-memory) and propagate."""
     sites = list(size_sites(source) if sites is None else sites)
     refused: list[dict] = []
     tries = 0
@@ -359,6 +360,8 @@ def choose_variant(source: str, mode: str, valid: Callable[[str], object], sites
         src, changed = apply_sites(source, subset, mode)
         try:
             return src, changed, valid(src), None
+        except passthrough:
+            raise
         except Exception as e:  # noqa: BLE001 - the reference's own refusal of a shape
             return src, changed, None, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300]
 
