@@ -7,7 +7,9 @@ For each gold kernel (tests/gpu/kernels, nvrtc format) and its KernelBench task,
               sync before the end event, L2 flushed between calls, two alternating input buffers
               (kernelmosaic.verify.timing.time_in_process);
   boundary    the verifier: the judge's host clock around the round trip to its candidate process,
-              less the calibrated empty-call overhead.
+              less the calibrated empty-call overhead and the long-call excess
+              (TimingConfig.long_call_calibration); ``boundary_plain`` is the same verdicts' times
+              with the empty-call overhead alone taken off (the verifier before the long calls).
 
 Eager baselines are compared the same way (in-process vs the verifier's reference process).
 Nothing else runs on the GPU while either side times. Prints one JSON line per measurement and a
@@ -136,8 +138,13 @@ def main() -> None:
     def boundary(v, g, task, cand_file, variant):
         verdict = v.verify(VerifyRequest(candidate=Path(cand_file).read_text(), task=task, backend="nvrtc", timing=timing))
         t = verdict.timing
+        lc = (t.long_call_ms or {}) if t else {}
         return {"variant": variant, "status": verdict.status, "boundary_candidate_ms": t.candidate_ms if t else None,
                 "boundary_eager_ms": t.eager_ms if t else None, "overhead_ms": t.overhead_ms if t else None,
+                # the same verdict's times with the empty-call overhead alone taken off
+                "boundary_candidate_plain_ms": t.candidate_ms + lc.get("candidate", 0.0) if t else None,
+                "boundary_eager_plain_ms": t.eager_ms + lc.get("eager", 0.0) if t and t.eager_ms else None,
+                "long_call_ms": lc,
                 "checked_calls": t.checked_calls if t else None, "diagnostics": t.diagnostics if t else None,
                 "layers": verdict.isolation.layers if verdict.isolation else None, "gpu": verdict.env.get("gpu"),
                 "error": None if verdict.error is None else {"kind": verdict.error.kind, "message": verdict.error.message[:500],
@@ -172,12 +179,13 @@ def main() -> None:
             stop_mps(env)
     summary = {"event": "summary"}
     by_task = {r["task"]: r for r in rows if r.get("variant") == "boundary"}
-    for variant in ("boundary", "boundary_mps"):
-        ok = [r for r in rows if r.get("variant") == variant and r.get("boundary_candidate_ms")]
+    for variant, key in (("boundary", ""), ("boundary_plain", "_plain"), ("boundary_mps", "")):
+        src = "boundary" if variant == "boundary_plain" else variant
+        ok = [r for r in rows if r.get("variant") == src and r.get(f"boundary_candidate{key}_ms")]
         ip = [(r, by_task[r["task"]]) for r in ok if r["task"] in by_task]
-        ratios = [r["boundary_candidate_ms"] / b["inprocess_candidate_ms"] for r, b in ip if b["inprocess_candidate_ms"] >= 1.0]
-        eratios = [r["boundary_eager_ms"] / b["inprocess_eager_ms"] for r, b in ip
-                   if r.get("boundary_eager_ms") and b["inprocess_eager_ms"] >= 1.0]
+        ratios = [r[f"boundary_candidate{key}_ms"] / b["inprocess_candidate_ms"] for r, b in ip if b["inprocess_candidate_ms"] >= 1.0]
+        eratios = [r[f"boundary_eager{key}_ms"] / b["inprocess_eager_ms"] for r, b in ip
+                   if r.get(f"boundary_eager{key}_ms") and b["inprocess_eager_ms"] >= 1.0]
         summary[variant] = {"kernels": len(ok), "kernels_1ms_or_more": len(ratios),
                             "median_ratio_candidate": statistics.median(ratios) if ratios else None,
                             "median_ratio_eager": statistics.median(eratios) if eratios else None,

@@ -120,6 +120,29 @@ def test_budget_arithmetic():
     # a 141 GiB GPU, two lanes, a judge holding 10 GiB: 70.5 - 3 (contexts) - 10
     assert infra.gpu_budget(141 * gib, 0.5, 10 * gib) == int(70.5 * gib) - infra.GPU_MARGIN_BYTES - 10 * gib
     assert infra.gpu_budget(4 * gib, 0.5, 10 * gib) == 0
+    # the lane's other processes hold memory the share does not know about: never more than
+    # what was free, less the margin (on the H200, nine processes of 0.6 GiB each left a budget
+    # over what was free, and a candidate inside it starved the judge)
+    assert infra.gpu_budget(140 * gib, 1.0, 0, free=134 * gib) == 134 * gib - infra.GPU_MARGIN_BYTES
+    assert infra.gpu_budget(140 * gib, 0.5, 0, free=134 * gib) == 70 * gib - infra.GPU_MARGIN_BYTES
+
+
+def test_whose_out_of_memory():
+    gib = 1 << 30
+    msg = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 138.40 GiB. GPU 0 has a total capacity of 139.80 GiB"
+    assert infra.requested_bytes(msg) == int(138.40 * gib)
+    assert infra.requested_bytes("Tried to allocate 512.00 MiB.") == 512 << 20
+    assert infra.requested_bytes("RuntimeError: out of memory") is None
+    budget, total = 130 * gib, 140 * gib
+    # the others took more than the rest of the GPU and the candidate's request fitted its budget
+    assert infra.verifier_took_it(1 * gib, 4 * gib, budget, used=139 * gib, total=total)
+    assert infra.verifier_took_it(1 * gib, None, budget, used=139 * gib, total=total)
+    # a request that alone goes over the budget is the candidate's, however full the GPU was
+    assert not infra.verifier_took_it(1 * gib, 138 * gib, budget, used=139 * gib, total=total)
+    # the candidate held more than its budget
+    assert not infra.verifier_took_it(131 * gib, 0, budget, used=139 * gib, total=total)
+    # the others held no more than the rest of the GPU: the candidate's
+    assert not infra.verifier_took_it(1 * gib, 4 * gib, budget, used=5 * gib, total=total)
 
 
 def test_outcome_infra():

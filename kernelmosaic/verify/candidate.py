@@ -333,6 +333,7 @@ class Runner:
         if mode in ("check", "instrumented"):
             self.poison(outs)
         instr = None
+        waited = None
         diag = bool(msg.get("diag")) and self.is_cuda
         try:
             if diag:  # the judge's benchmarks only: this process's own view of the call (untrusted)
@@ -344,6 +345,9 @@ class Runner:
                 # buffer, the output descriptions, the sync, the reply) with no forward
                 src = slot["null_src"]
                 out = src[0] if len(src) == 1 else list(src)
+                if msg.get("wait_ms") and self.is_cuda:
+                    # a long empty call (judge.calibrate_waits): the GPU busy for about wait_ms first
+                    waited = self._gpu_wait(float(msg["wait_ms"]))
             elif mode == "instrumented":
                 out, instr = self._instrumented(args)
             else:
@@ -369,6 +373,8 @@ class Runner:
             r["fatal"] = self.is_cuda and _cuda_context_broken(torch)
             return r
         reply = {"event": "done", "outs": metas}
+        if waited is not None:
+            reply["wait_ms"] = waited[0].elapsed_time(waited[1])
         if diag:
             reply["diag"] = {"candidate_event_ms": ev[0].elapsed_time(ev[1]), "candidate_host_ms": (time.perf_counter() - t_host) * 1e3}
         if mode in ("check", "instrumented"):
@@ -377,6 +383,26 @@ class Runner:
         if instr is not None:
             reply["instr"] = instr
         return reply
+
+    def _gpu_wait(self, ms: float) -> tuple:
+        """Keep the GPU busy for about ``ms`` on the caller's stream (torch's spin kernel), as a
+        forward would, with no sync of its own: the CUDA events around it, to read once the call
+        has synchronised. Its cycles per millisecond are measured once."""
+        torch = self.torch
+
+        def spin(cycles: int) -> tuple:
+            ev = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+            ev[0].record()
+            torch.cuda._sleep(int(cycles))
+            ev[1].record()
+            return ev
+
+        if getattr(self, "_cycles_per_ms", None) is None:
+            spin(100_000)[1].synchronize()
+            ev = spin(1_000_000)
+            ev[1].synchronize()
+            self._cycles_per_ms = 1_000_000 / max(ev[0].elapsed_time(ev[1]), 1e-3)
+        return spin(ms * self._cycles_per_ms)
 
     def _copy_out(self, out, bufs: list, inputs: list) -> list[dict]:
         torch = self.torch

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 
 # runs of a job after the first that ended in infra_error, each on a fresh judge process
 INFRA_RETRIES = 2
@@ -67,11 +68,38 @@ def lane_share(lanes_on_gpu: int) -> float:
     return 1.0 / max(1, lanes_on_gpu)
 
 
-def gpu_budget(total: int, share: float, judge_bytes: int) -> int:
+def gpu_budget(total: int, share: float, judge_bytes: int, free: int | None = None) -> int:
     """The candidate process's budget: its lane's share of the GPU, less the margin for the
     processes' CUDA contexts and less what the judge itself holds (the reference, the inputs,
-    the buffers it shares with the candidate)."""
-    return max(0, int(total * share) - GPU_MARGIN_BYTES - max(0, judge_bytes))
+    the buffers it shares with the candidate). With ``free`` (the device's free memory when the
+    budget is set), never more than that less the margin: the lane's other processes (spare
+    judges, the reference process, each with a CUDA context of about 0.6 GiB on the H200) hold
+    memory the share does not know about, and a candidate that took all that is free would leave
+    the judge none for its own work."""
+    budget = int(total * share) - GPU_MARGIN_BYTES - max(0, judge_bytes)
+    if free is not None:
+        budget = min(budget, int(free) - GPU_MARGIN_BYTES)
+    return max(0, budget)
+
+
+_UNITS = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50}
+
+
+def requested_bytes(message: str) -> int | None:
+    """The size of the allocation that failed, from torch's out-of-memory message ("Tried to
+    allocate 4.00 GiB"), or None."""
+    m = re.search(r"Tried to allocate ([0-9.]+) ?(B|KiB|MiB|GiB|TiB|PiB)", message or "")
+    return int(float(m.group(1)) * _UNITS[m.group(2)]) if m else None
+
+
+def verifier_took_it(candidate: int, asked: int | None, budget: int, used: int, total: int) -> bool:
+    """Whether a candidate's out-of-memory is the verifier's (``infra_error``): the candidate
+    held no more than its budget, the allocation that failed would have fitted in it, and the
+    others (the judge, the lane's other processes) held more than the rest of the GPU.
+
+    ``asked`` is the candidate's word (its error message): understating it could at most turn its
+    own failure into a retried infra_error, never into a verdict."""
+    return candidate + (asked or 0) <= budget and used - candidate > total - budget
 
 
 def descendants(pid: int) -> list[int]:

@@ -50,6 +50,9 @@ from .timing import SOL_MARGIN, Flusher, cv, spread
 from .variants import JUDGE_MODES, choose_variant, output_problem, size_sites
 
 CALIBRATION_CALLS = 15
+# the GPU waits (ms) of the long empty calls (calibrate_waits), and how many of each
+LONG_CALL_WAITS_MS = (1.0, 3.0, 9.0)
+LONG_CALL_CALLS = 8
 # of the timed calls whose outputs are checked on a sample of elements (outputs over
 # compare.SAMPLE_ABOVE elements), this share, drawn unpredictably, is checked in full
 FULL_CHECK_SHARE = 1 / 8
@@ -208,6 +211,9 @@ class Judge:
         self.diag_setup: dict[str, float] = {}  # the setup phase's parts, in seconds
         self._setup_t = time.perf_counter()
         self.fastest_null: dict[int, float] = {}
+        # per process: (GPU wait ms, extra ms over an empty call) points, from calibrate_waits
+        self.long_calls: dict[int, list[tuple[float, float]]] = {}
+        self.long_call_ms: dict[str, float] = {}  # what was taken off, by kind of call
         self.sets: TimingSets | None = None
         self._sample_gen: torch.Generator | None = None
         self._rng = random.SystemRandom()  # which timed calls get a full check
@@ -493,8 +499,10 @@ class Judge:
             return {}
         return {"gpu_fraction": self.gpu_budget / mark["total"]}
 
-    def call(self, s: Slot, mode: str, what: str, proc: CandidateProcess | None = None) -> dict:
+    def call(self, s: Slot, mode: str, what: str, proc: CandidateProcess | None = None, wait_ms: float = 0.0) -> dict:
         msg = {"op": "call", "slot": s.name, "mode": mode, "what": what}
+        if wait_ms:
+            msg["wait_ms"] = wait_ms
         if self.spec.timing.diagnostics and mode in ("timed", "null"):
             msg["diag"] = True
         return (proc or self.cand).request(msg, what=what)
@@ -768,13 +776,13 @@ class Judge:
     def timing_sets(self, mod, ref) -> "TimingSets":
         return TimingSets(self, mod, ref, self.spec.timing_seeds)
 
-    def timed_call(self, proc: CandidateProcess, s: Slot, mode: str, flush) -> tuple[float, dict]:
+    def timed_call(self, proc: CandidateProcess, s: Slot, mode: str, flush, wait_ms: float = 0.0) -> tuple[float, dict]:
         """One call by the judge's clock: from the request to a private copy of the output in hand."""
         s.poison()
         flush()
         self.sync()
         t0 = time.perf_counter()
-        reply = self.call(s, mode, "a timed call", proc)
+        reply = self.call(s, mode, "a timed call", proc, wait_ms)
         t_reply = time.perf_counter()
         for b, priv in zip(s.outs, s.private):
             if b is not None:
@@ -783,7 +791,7 @@ class Judge:
         t1 = time.perf_counter()
         if self.spec.timing.diagnostics:
             d = reply.get("diag") if isinstance(reply.get("diag"), dict) else {}
-            key = f"{(proc or self.cand).role}:{mode}{self.diag_phase}"
+            key = f"{(proc or self.cand).role}:{mode}{f':wait{wait_ms:g}' if wait_ms else ''}{self.diag_phase}"
             self.diag.setdefault(key, []).append({"round_trip_ms": (t_reply - t0) * 1e3, "copy_ms": (t1 - t_reply) * 1e3,
                                                    **{k: v for k, v in d.items() if isinstance(v, (int, float))}})
         return (t1 - t0) * 1e3, reply
@@ -875,6 +883,58 @@ class Judge:
             self.diag_overheads[proc.role] = {"before_load_ms": round(before, 5), "after_load_ms": round(after, 5)}
         return min(before, after)
 
+    def calibrate_waits(self, proc: CandidateProcess, sets: "TimingSets", flush, base: float) -> None:
+        """What a long call costs over an empty one, besides its work (GPU only).
+
+        On the H200 a timed call's round trip, the candidate's sync and the judge's copy all took
+        longer than an empty call's, by more the longer the call (0.1 ms after 0.3 ms of work, up
+        to 0.75 ms after 9 ms; results/2026-12-02c-h200), so the empty-call overhead alone left
+        the boundary's times 4-6 % over in-process timing. Here the process makes empty calls that
+        first keep the GPU busy for a while (``LONG_CALL_WAITS_MS``): the median of their round trip
+        less that wait (by the process's own CUDA events) less the empty call's cost ``base`` is
+        the extra at that length. It must run before any candidate code is loaded: the process
+        is still the verifier's own, so its events can be trusted and nothing can stretch these
+        calls to make its later times look shorter."""
+        if not (self.is_cuda and self.spec.timing.long_call_calibration):
+            return
+        s = self.slot("check", *sets[0], proc)
+        s.fill(sets[0][0])
+        points = [(0.0, 0.0)]
+        with self.quiet.exclusive():
+            for w in LONG_CALL_WAITS_MS:
+                waits, extra = [], []
+                for i in range(LONG_CALL_CALLS + 1):
+                    ms, reply = self.timed_call(proc, s, "null", flush, wait_ms=w)
+                    waited = reply.get("wait_ms")
+                    if reply.get("event") != "done" or not isinstance(waited, (int, float)):
+                        raise JobFailed("infra_error", "calibration", "a long empty call failed before any candidate code was "
+                                        f"loaded: {str(reply.get('message'))[:300]}", infra=True, fatal=True)
+                    if i:  # the first of each length warms it up
+                        waits.append(float(waited))
+                        extra.append(ms - float(waited) - base)
+                points.append((statistics.median(waits), statistics.median(extra)))
+        self.long_calls[id(proc)] = points
+
+    def long_call_excess(self, proc: CandidateProcess, ms: float) -> float:
+        """The extra a call of ``ms`` pays over an empty call, interpolated between the measured
+        lengths (flat past the longest), and never below zero: the empty-call overhead alone is
+        what is taken off where the long calls showed nothing more."""
+        pts = self.long_calls.get(id(proc))
+        if not pts:
+            return 0.0
+        if ms >= pts[-1][0]:
+            return max(0.0, pts[-1][1])
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+            if x0 <= ms <= x1:
+                return max(0.0, y0 + (y1 - y0) * (ms - x0) / (x1 - x0) if x1 > x0 else y1)
+        return 0.0
+
+    def less_long_call(self, proc: CandidateProcess, times: list[float], what: str) -> list[float]:
+        """``times`` less the long-call excess at their median, recorded under ``what``."""
+        e = self.long_call_excess(proc, statistics.median(times)) if times else 0.0
+        self.long_call_ms[what] = round(e, 5)
+        return [t - e for t in times]
+
     def baselines(self, mod, init, sets, flush, attempts: int = 1) -> dict:
         """Eager and torch.compile times, in a process that never ran candidate code, by the
         same channel and clock as the candidate. ``attempts``: timing runs allowed for a noisy
@@ -896,6 +956,7 @@ class Judge:
         try:
             proc.wait_ready(300)
             overhead = self.calibrate(proc, sets, flush)
+            self.calibrate_waits(proc, sets, flush, overhead)
             if need_eager:
                 r = self.load(proc, self.spec.reference, "Model", init, None)
                 if r.get("event") != "loaded":
@@ -904,6 +965,7 @@ class Judge:
                 overhead = self.overhead_after_load(proc, sets, overhead, flush)
                 self.diag_phase = ""
                 e, sp, k = self.steady_times(proc, sets, overhead, "eager", flush, attempts)
+                e = self.less_long_call(proc, e, "eager")
                 out.update(eager_ms=self.resolved(statistics.median(e), "eager"), eager_cv=cv(e), eager_spread=sp,
                            attempts=k)
             if need_compile:
@@ -912,6 +974,7 @@ class Judge:
                     if r.get("event") != "loaded":
                         raise TaskProblem(str(r.get("message")))
                     c, sp, k = self.steady_times(proc, sets, overhead, "torch.compile", flush, attempts)
+                    c = self.less_long_call(proc, c, "compile")
                     out.update(compile_ms=self.resolved(statistics.median(c), "torch.compile"), compile_cv=cv(c),
                                compile_spread=sp, attempts=max(k, out.get("attempts") or 0))
                 except (TaskProblem, JobFailed) as t:
@@ -948,7 +1011,8 @@ class Judge:
         self.diag_phase = ":after_load"
         overhead = self.overhead_after_load(self.cand, sets, overhead, flush)
         self.diag_phase = ""
-        cand_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=True)
+        raw_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=True)
+        cand_ms = self.less_long_call(self.cand, raw_ms, "candidate")
         result = {"candidate_ms": self.resolved(statistics.median(cand_ms), "the candidate"), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
                   "speedup_compile": None, "cv": cv(cand_ms), "n": len(cand_ms), "overhead_ms": round(overhead, 5),
                   "checked_calls": checked, "sampled_calls": sampled, "clock": "judge host clock, round trip to a private copy of the output, "
@@ -961,6 +1025,8 @@ class Judge:
             result["baseline"] = {"source": "measured", **prov, "steady": steady(prov)}
         if time.perf_counter() - t_base > 0.01:
             self.phases["baselines"] = round(time.perf_counter() - t_base, 4)
+        if self.long_call_ms:
+            result["long_call_ms"] = dict(self.long_call_ms)
         if self.spec.timing.diagnostics:
             result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads, "setup_s": self.diag_setup,
                                      "quiet_waits_s": self.quiet.waits}
@@ -976,7 +1042,7 @@ class Judge:
             # the calibrated overhead is a median and can overshoot for a fast kernel: judge the
             # floor by the least the work can have taken, the median round trip less the fastest
             # empty call this process ever made
-            least = statistics.median(cand_ms) + overhead - self.fastest_null.get(id(self.cand), overhead)
+            least = statistics.median(raw_ms) + overhead - self.fastest_null.get(id(self.cand), overhead)
             if least < SOL_MARGIN * floor:
                 self.rejections.append({"rule": "below_speed_of_light", "detail": f"the median round trip less the fastest "
                                         f"empty call, {least:.4f} ms, is below the floor of {floor:.4f} ms (bytes over "
@@ -1055,7 +1121,7 @@ class Judge:
         except (RuntimeError, ValueError):
             return
         self._mem0 = {"used": total - free, "judge": judge_bytes, "total": total}
-        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes)
+        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes, free)
 
     def memory_report(self) -> dict:
         """The candidate process's GPU memory now, by the judge's own measurement: NVML's count
@@ -1099,7 +1165,8 @@ class Judge:
         if not m or m.get("candidate_bytes") is None or m.get("budget_bytes") is None:
             return None
         others = m["used_bytes"] - m["candidate_bytes"]
-        if m["candidate_bytes"] <= m["budget_bytes"] and others > m["total_bytes"] - m["budget_bytes"]:
+        if infra.verifier_took_it(m["candidate_bytes"], infra.requested_bytes(text), m["budget_bytes"], m["used_bytes"],
+                                  m["total_bytes"]):
             return JobFailed("infra_error", "out_of_memory",
                              f"the candidate ran out of GPU memory within its budget: it held {_gib(m['candidate_bytes'])} of "
                              f"{_gib(m['budget_bytes'])}, and the verifier's processes held {_gib(others)} ({m['how']})",
@@ -1127,6 +1194,7 @@ class Judge:
                 flush = Flusher(self.device)
                 # before any candidate code exists in that process: it cannot skew its own overhead
                 overhead = self.calibrate(self.cand, sets, flush)
+                self.calibrate_waits(self.cand, sets, flush, overhead)
                 self.setup_mark("calibrate")
             # the reference, the candidate process's start, the timing sets and the empty calls
             self.phases["setup"] = round(time.perf_counter() - t_setup, 4)

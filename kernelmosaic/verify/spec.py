@@ -33,6 +33,9 @@ class TimingConfig:
     # benchmarks only: break each timed call down (the judge's round trip and copy, and the
     # candidate process's own, untrusted, event time) into ``Timing.diagnostics``
     diagnostics: bool = False
+    # GPU: also take off the extra a long call pays over an empty one (judge.Judge.calibrate_waits),
+    # measured before any candidate code is loaded with empty calls that wait on the GPU
+    long_call_calibration: bool = True
 
 
 @dataclass

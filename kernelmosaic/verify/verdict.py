@@ -101,6 +101,10 @@ class Timing:
     # is the candidate process's own claim (CUDA events around its forward) and decides nothing.
     diagnostics: dict | None = None
     baseline: BaselineSource | None = None
+    # the long-call excess (GPU) taken off each median besides ``overhead_ms``: what an empty call
+    # that waits on the GPU as long as the call did costs over an empty call, by process kind
+    # ({"candidate": ms, "eager": ms, "compile": ms})
+    long_call_ms: dict | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.baseline, dict):

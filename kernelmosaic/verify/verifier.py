@@ -380,7 +380,10 @@ class Verifier:
 
     def _baseline_key(self, req: VerifyRequest) -> str:
         tol = json.dumps(req.tolerances, sort_keys=True)
-        return f"{req.task.sha256}|{self.device}|{self._device_name}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}"
+        # lc: GPU times with the long-call excess taken off (TimingConfig.long_call_calibration)
+        # are not the same measure as those without
+        lc = "|lc" if self.device == "cuda" and req.timing.long_call_calibration else ""
+        return f"{req.task.sha256}|{self.device}|{self._device_name}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}{lc}"
 
     @staticmethod
     @functools.lru_cache(maxsize=1)
