@@ -125,3 +125,16 @@ def test_a_noisy_baseline_is_timed_again_and_never_cached(tmp_path):
             assert first.timing.baseline.cached and len(baseline_entries(tmp_path)) == 1
             again = v.verify(VerifyRequest(candidate=cand, task=RELU, backend="cpp", timing=timing))
             assert again.timing.baseline.source == "cache" and again.timing.baseline.timed_at == first.timing.baseline.timed_at
+
+
+def test_long_call_excess_interpolates_and_never_adds_time():
+    from kernelmosaic.verify.timing import excess_at
+
+    pts = [(0.0, 0.0), (1.0, 0.1), (3.0, 0.2), (9.0, 0.4)]
+    assert excess_at(pts, 0.5) == pytest.approx(0.05)
+    assert excess_at(pts, 2.0) == pytest.approx(0.15)
+    assert excess_at(pts, 50.0) == pytest.approx(0.4)  # flat past the longest wait
+    # nothing measured (the CPU, or every length dropped as implausible): nothing taken off
+    assert excess_at([], 3.0) == 0.0 and excess_at([(0.0, 0.0)], 3.0) == 0.0
+    # a long call that came out cheaper than an empty one gives no credit either way
+    assert excess_at([(0.0, 0.0), (1.0, -0.2)], 5.0) == 0.0

@@ -46,13 +46,17 @@ from .machine import cpu_name
 from .procs import CandidateProcess, JobFailed, TaskProblem, _exc_text
 from .rules import dynamic_rejections
 from .spec import BASELINE_ATTEMPTS, BASELINE_MAX_SPREAD, BASELINE_PROVENANCE as PROVENANCE, JobSpec
-from .timing import SOL_MARGIN, Flusher, cv, spread
+from .timing import SOL_MARGIN, Flusher, cv, excess_at, spread
 from .variants import JUDGE_MODES, choose_variant, output_problem, size_sites
 
 CALIBRATION_CALLS = 15
 # the GPU waits (ms) of the long empty calls (calibrate_waits), and how many of each
 LONG_CALL_WAITS_MS = (1.0, 3.0, 9.0)
 LONG_CALL_CALLS = 8
+# the most a long call's extra may plausibly be, as (share of the wait, ms): more than that is
+# noise (another process's start stole the CPU), and the point is dropped. The largest extra
+# measured on the H200 was 0.75 ms after 9.4 ms of work (results/2026-12-02c-h200)
+LONG_CALL_PLAUSIBLE = (0.1, 0.3)
 # of the timed calls whose outputs are checked on a sample of elements (outputs over
 # compare.SAMPLE_ABOVE elements), this share, drawn unpredictably, is checked in full
 FULL_CHECK_SHARE = 1 / 8
@@ -912,22 +916,22 @@ class Judge:
                     if i:  # the first of each length warms it up
                         waits.append(float(waited))
                         extra.append(ms - float(waited) - base)
-                points.append((statistics.median(waits), statistics.median(extra)))
+                # too much taken off would flatter every time that follows, so the estimate leans
+                # low: the lower quartile, and nothing from a length where it is implausibly large
+                w_ms, e_ms = statistics.median(waits), statistics.quantiles(extra, n=4)[0]
+                share, fixed = LONG_CALL_PLAUSIBLE
+                if e_ms > share * w_ms + fixed:
+                    self.notes.append(f"the long empty calls of {w_ms:.2f} ms cost {e_ms:.3f} ms more than an empty call: "
+                                      "too much to be the channel's (a busy machine?), so not taken off")
+                    continue
+                points.append((w_ms, e_ms))
         self.long_calls[id(proc)] = points
 
     def long_call_excess(self, proc: CandidateProcess, ms: float) -> float:
         """The extra a call of ``ms`` pays over an empty call, interpolated between the measured
         lengths (flat past the longest), and never below zero: the empty-call overhead alone is
         what is taken off where the long calls showed nothing more."""
-        pts = self.long_calls.get(id(proc))
-        if not pts:
-            return 0.0
-        if ms >= pts[-1][0]:
-            return max(0.0, pts[-1][1])
-        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
-            if x0 <= ms <= x1:
-                return max(0.0, y0 + (y1 - y0) * (ms - x0) / (x1 - x0) if x1 > x0 else y1)
-        return 0.0
+        return excess_at(self.long_calls.get(id(proc)) or [], ms)
 
     def less_long_call(self, proc: CandidateProcess, times: list[float], what: str) -> list[float]:
         """``times`` less the long-call excess at their median, recorded under ``what``."""

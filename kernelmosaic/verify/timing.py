@@ -24,6 +24,19 @@ def spread(xs: list[float]) -> float | None:
     return (q3 - q1) / q2 if q2 > 0 else None
 
 
+def excess_at(points: list[tuple[float, float]], ms: float) -> float:
+    """The long-call extra at ``ms`` from measured ``(length ms, extra ms)`` points in increasing
+    length: interpolated between them, flat past the longest, never below zero."""
+    if not points:
+        return 0.0
+    if ms >= points[-1][0]:
+        return max(0.0, points[-1][1])
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if x0 <= ms <= x1:
+            return max(0.0, y0 + (y1 - y0) * (ms - x0) / (x1 - x0) if x1 > x0 else y1)
+    return 0.0
+
+
 class Flusher:
     """Evicts the last-level cache between timed calls by writing 2x its size."""
 
