@@ -139,3 +139,75 @@ def test_long_call_excess_interpolates_and_never_adds_time():
     assert excess_at([], 3.0) == 0.0 and excess_at([(0.0, 0.0)], 3.0) == 0.0
     # a long call that came out cheaper than an empty one gives no credit either way
     assert excess_at([(0.0, 0.0), (1.0, -0.2)], 5.0) == 0.0
+
+
+def _foreign_spinner() -> int:
+    """A busy program that is not the verifier's: started through a shell that exits at once, so
+    that it is no descendant of this test's process. Its pid, to kill."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(["sh", "-c", f"'{sys.executable}' -c 'while True: pass' >/dev/null 2>&1 & echo $!"],
+                         capture_output=True, text=True, check=True, timeout=30)
+    return int(out.stdout.strip())
+
+
+def _kill(pid: int) -> None:
+    import os
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def test_foreign_load_is_told_from_the_verifiers_own():
+    """quiet.conditions counts CPU time of programs outside the given process tree: a spinning
+    child of ours is ours, a spinning program elsewhere is foreign."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from kernelmosaic.verify import quiet
+
+    child = subprocess.Popen([sys.executable, "-c", "import time\nt = time.time() + 1.5\nwhile time.time() < t: pass"])
+    a = quiet.cpu_sample(os.getpid())
+    time.sleep(1.0)
+    ours = quiet.conditions(a, quiet.cpu_sample(os.getpid()))
+    child.wait()
+    pid = _foreign_spinner()
+    try:
+        time.sleep(0.3)
+        a = quiet.cpu_sample(os.getpid())
+        time.sleep(1.0)
+        theirs = quiet.conditions(a, quiet.cpu_sample(os.getpid()))
+    finally:
+        _kill(pid)
+    assert theirs["foreign_cores"] >= 0.6, theirs
+    assert ours["foreign_cores"] <= theirs["foreign_cores"] - 0.5, (ours, theirs)
+
+
+def test_a_baseline_timed_while_another_program_runs_is_not_cached(tmp_path):
+    """Issue 15, item 8: a baseline timed while a program other than the verifier kept a core
+    busy carries that load (``foreign_cores``), is reported but not cached, and says so; the same
+    baseline timed again once that program has gone is quiet and cached."""
+    timing = TimingConfig(enabled=True, n=30, warmup=3, compile=False)
+    with Verifier(device="cpu", workers=1, cache_dir=tmp_path, prewarm=False) as v:
+        pid = _foreign_spinner()
+        try:
+            busy = v.baseline(RELU, timing)
+        finally:
+            _kill(pid)
+        assert busy["foreign_cores"] >= 0.5, busy
+        assert busy["steady"] is False and not busy["stored"], busy
+        assert any("programs other than the verifier" in n for n in busy["notes"]), busy["notes"]
+        assert baseline_entries(tmp_path) == []
+        quiet_run = v.baseline(RELU, timing)
+        assert quiet_run["foreign_cores"] is not None and quiet_run["foreign_cores"] < 0.5, quiet_run
+        from kernelmosaic.verify.spec import BASELINE_MAX_SPREAD
+
+        # quiet now; cached unless its spread was too wide (the noise check, tested above)
+        assert quiet_run["stored"] == (quiet_run["eager_spread"] is None or quiet_run["eager_spread"] <= BASELINE_MAX_SPREAD)
+        assert len(baseline_entries(tmp_path)) == int(quiet_run["stored"])

@@ -44,7 +44,7 @@ def bench_with_progress(tasks, llm, cfg: BenchConfig, store_path: Path, *, devic
     console.print(f"run {res.run_id}: {res.tasks} problems, {res.episodes_pending} episodes run now "
                   f"(the rest were finished before), baselines: {res.baselines_measured} measured, "
                   f"{res.baselines_cached} from the cache, {len(res.baseline_errors)} failed"
-                  + (f" ({res.baselines_noisy} too noisy to cache: timed again in each verdict)" if res.baselines_noisy else ""),
+                  + (f" ({res.baselines_noisy} too noisy to cache, or timed on a busy machine: timed again in each verdict)" if res.baselines_noisy else ""),
                   highlight=False)
     print_summary(store_path, res.run_id, console)
     console.print(f"report: kmosaic report {store_path} --out report", highlight=False)

@@ -142,11 +142,13 @@ def render_verdict(v, candidate: str = "") -> None:
             if tm.sampled_calls:
                 checked += f" in full and {tm.sampled_calls} on random elements"
             over = f", empty-call overhead {tm.overhead_ms:.4f} ms taken off" if tm.overhead_ms is not None else ""
+            if (tm.long_call_ms or {}).get("candidate"):
+                over += f" (and {tm.long_call_ms['candidate']:.4f} ms long-call excess)"
             out.print(f"[dim]candidate CV {tm.cv:.3f} over {tm.n} timed calls{checked}{over}[/]")
         b = tm.baseline
         if b is not None and b.source in ("measured", "cache"):
             spreads = "/".join(f"{x:.3f}" for x in (b.eager_spread, b.compile_spread) if x is not None) or "-"
-            kept = "cached" if b.cached else "not cached (too noisy)" if b.steady is False else "not cached"
+            kept = "cached" if b.cached else "not cached (too noisy, or a busy machine)" if b.steady is False else "not cached"
             out.print(f"[dim]baselines: {'measured in this verdict' if b.source == 'measured' else 'from the cache'}, "
                       f"timed {b.timed_at or '?'} on {b.device_name or '?'}, spread {spreads}, {kept}[/]")
     if v.precision and v.precision.status == "passed" and v.precision.cand_err is not None:

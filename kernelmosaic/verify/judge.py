@@ -165,8 +165,10 @@ class TimingSets:
 
 
 def steady(b: dict) -> bool:
-    """Every spread measured is within the limit: the only baselines that may be cached."""
-    return all(b.get(k) is None or b[k] <= BASELINE_MAX_SPREAD for k in ("eager_spread", "compile_spread"))
+    """Every spread measured is within the limit, and other programs left the machine quiet while
+    they were timed: the only baselines that may be cached."""
+    quiet_ok = b.get("foreign_cores") is None or b["foreign_cores"] <= quiet.FOREIGN_MAX_SHARE * (os.cpu_count() or 1)
+    return quiet_ok and all(b.get(k) is None or b[k] <= BASELINE_MAX_SPREAD for k in ("eager_spread", "compile_spread"))
 
 
 def load_per_core() -> float | None:
@@ -959,6 +961,7 @@ class Judge:
         self.ref_proc = None
         try:
             proc.wait_ready(300)
+            cpu0 = quiet.cpu_sample(os.getppid())
             overhead = self.calibrate(proc, sets, flush)
             self.calibrate_waits(proc, sets, flush, overhead)
             if need_eager:
@@ -986,6 +989,11 @@ class Judge:
                     self.notes.append(f"torch.compile baseline failed: {str(t)[:300]}")
             out["overhead_ms"] = overhead
             out["load_per_core"] = load_per_core()
+            cond = quiet.conditions(cpu0, quiet.cpu_sample(os.getppid()))
+            out["foreign_cores"] = cond["foreign_cores"]
+            if cond["quiet"] is False:
+                self.notes.append(f"while the baselines were timed, programs other than the verifier kept {cond['foreign_cores']:.2f} "
+                                  f"of {cond['cpus']} cores busy: they are reported but not cached")
         finally:
             proc.close()
         return out
@@ -1017,6 +1025,7 @@ class Judge:
         self.diag_phase = ""
         raw_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=True)
         cand_ms = self.less_long_call(self.cand, raw_ms, "candidate")
+        cond = quiet.conditions(getattr(self, "_cpu0", None), quiet.cpu_sample(os.getppid()))
         result = {"candidate_ms": self.resolved(statistics.median(cand_ms), "the candidate"), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
                   "speedup_compile": None, "cv": cv(cand_ms), "n": len(cand_ms), "overhead_ms": round(overhead, 5),
                   "checked_calls": checked, "sampled_calls": sampled, "clock": "judge host clock, round trip to a private copy of the output, "
@@ -1031,6 +1040,10 @@ class Judge:
             self.phases["baselines"] = round(time.perf_counter() - t_base, 4)
         if self.long_call_ms:
             result["long_call_ms"] = dict(self.long_call_ms)
+        result["conditions"] = cond
+        if cond["quiet"] is False:
+            self.notes.append(f"while the candidate was timed, programs other than the verifier kept {cond['foreign_cores']:.2f} of "
+                              f"{cond['cpus']} cores busy: its times may read high")
         if self.spec.timing.diagnostics:
             result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads, "setup_s": self.diag_setup,
                                      "quiet_waits_s": self.quiet.waits}
@@ -1197,6 +1210,7 @@ class Judge:
                 self.setup_mark("timing_sets")
                 flush = Flusher(self.device)
                 # before any candidate code exists in that process: it cannot skew its own overhead
+                self._cpu0 = quiet.cpu_sample(os.getppid())  # the orchestrator: the verifier's own processes
                 overhead = self.calibrate(self.cand, sets, flush)
                 self.calibrate_waits(self.cand, sets, flush, overhead)
                 self.setup_mark("calibrate")

@@ -1,4 +1,5 @@
-"""One GPU, one clock: a lock that keeps process start-ups off a GPU while the judge times on it.
+"""One GPU, one clock: a lock that keeps process start-ups off a GPU while the judge times on it,
+and a measure of how busy other programs kept the machine while it timed.
 
 A lane starts candidate, reference and judge processes ahead of its jobs (a start takes seconds).
 Each start initialises CUDA, runs warm-up kernels and starts CUPTI on the lane's GPU, and the GPU
@@ -22,6 +23,8 @@ import os
 import re
 import tempfile
 import time
+
+from .infra import descendants
 
 WAIT_S = 60.0  # longest the judge waits for starts to leave the GPU before timing anyway
 START_WAIT_S = 600.0  # longest a start waits for a timing loop (a slow baseline) to end
@@ -121,3 +124,48 @@ class Quiet:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+
+# -- other programs ---------------------------------------------------------------------------------
+# A time and the baselines it is divided by must come from the same conditions. The lock above
+# keeps the verifier's own starts off a GPU; programs that are not the verifier's are measured
+# instead: CPU time the whole machine spent (/proc/stat) less what the verifier's own processes
+# spent (the orchestrator and everything below it, /proc/PID/stat, with the children they reaped),
+# over the timing phase. Over this share of the machine's cores the conditions are not quiet: a
+# baseline is then not cached, and a verdict's notes say so.
+FOREIGN_MAX_SHARE = 0.25
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_sample(root: int) -> tuple[float, float, float] | None:
+    """(CPU seconds the machine spent busy, of which the seconds of ``root``'s process tree,
+    a monotonic time), or None where /proc does not tell."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    busy = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / _TICK  # user nice system irq softirq steal
+    ours = 0
+    for p in descendants(root):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                rest = f.read().rsplit(")", 1)[1].split()
+            ours += sum(int(x) for x in rest[11:15])  # utime stime cutime cstime
+        except (OSError, ValueError, IndexError):
+            pass
+    return busy, ours / _TICK, time.monotonic()
+
+
+def foreign_cores(a, b) -> float | None:
+    """How many cores, on average, programs outside the tree kept busy between two samples."""
+    if a is None or b is None or b[2] - a[2] < 0.05:
+        return None
+    return round(max(0.0, ((b[0] - a[0]) - (b[1] - a[1])) / (b[2] - a[2])), 3)
+
+
+def conditions(a, b) -> dict:
+    """The timing phase's conditions: ``foreign_cores`` (above), the machine's ``cpus``, and
+    ``quiet``: whether those were within ``FOREIGN_MAX_SHARE`` of the cores (None: not measured)."""
+    fc, n = foreign_cores(a, b), os.cpu_count() or 1
+    return {"foreign_cores": fc, "cpus": n, "quiet": None if fc is None else fc <= FOREIGN_MAX_SHARE * n}

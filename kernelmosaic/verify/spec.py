@@ -15,7 +15,7 @@ BASELINE_MAX_SPREAD = 0.25
 BASELINE_ATTEMPTS = 3
 # what a baseline's measurement says about its own conditions (verdict.BaselineSource), carried
 # from the judge into the verdict and the cache
-BASELINE_PROVENANCE = ("eager_spread", "compile_spread", "attempts", "load_per_core")
+BASELINE_PROVENANCE = ("eager_spread", "compile_spread", "attempts", "load_per_core", "foreign_cores")
 
 
 @dataclass

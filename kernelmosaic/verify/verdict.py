@@ -64,7 +64,9 @@ class BaselineSource:
     or ``given`` (by the caller). ``*_spread`` is the interquartile range over the median of the
     raw round trips (the noise check), ``attempts`` how many timing runs it took to get under the
     limit, ``cached`` whether these times were (or are) in the cache: wide ones never are.
-    ``load_per_core`` is the machine's 1-minute load average over its cores when they were timed."""
+    ``load_per_core`` is the machine's 1-minute load average over its cores when they were timed;
+    ``foreign_cores`` how many cores, on average, programs other than the verifier kept busy while
+    they were timed (over a quarter of the machine's, they are not cached: ``quiet.py``)."""
 
     source: str
     timed_at: str | None = None
@@ -76,6 +78,7 @@ class BaselineSource:
     steady: bool | None = None
     cached: bool = False
     load_per_core: float | None = None
+    foreign_cores: float | None = None
 
 
 @dataclass
@@ -105,6 +108,9 @@ class Timing:
     # that waits on the GPU as long as the call did costs over an empty call, by process kind
     # ({"candidate": ms, "eager": ms, "compile": ms})
     long_call_ms: dict | None = None
+    # while the candidate was timed: {"foreign_cores", "cpus", "quiet"} (quiet.conditions): how
+    # busy programs other than the verifier kept the machine, measured, not assumed
+    conditions: dict | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.baseline, dict):

@@ -353,7 +353,8 @@ class Verifier:
                 new = True
             if new:
                 entry.update(timed_at=measured.timed_at, device_name=measured.device_name, torch=measured.torch, steady=True,
-                             attempts=measured.attempts, load_per_core=measured.load_per_core)
+                             attempts=measured.attempts, load_per_core=measured.load_per_core,
+                             foreign_cores=measured.foreign_cores)
                 self.baselines.put(bkey, entry)
                 measured.cached = True
         elif measured is not None and use_cache and req.timing.refresh and not measured.steady:
