@@ -76,6 +76,35 @@ def test_episode_repair_then_optimize_over_http(cpu_verifier):
     assert res.turns[3].verdict.timing.candidate_ms < res.turns[2].verdict.timing.candidate_ms
 
 
+def test_the_task_prompt_states_the_rules(cpu_verifier):
+    """Issue 19, item 4: the first prompt says what the verifier checks: the tolerances (the very
+    numbers the comparison uses), the precision bound under strict, the shape variants, and, on a
+    GPU, the machine it is timed on."""
+    import torch
+
+    from kernelmosaic.agent.prompts import task_prompt
+    from kernelmosaic.verify.compare import default_tolerances
+    from kernelmosaic.verify.verdict import Target
+
+    h200 = Target(name="NVIDIA H200", sms=132, bandwidth_gbs=4213.3, peak_tflops=756.1)
+    strict = task_prompt(relu(), "nvrtc", "strict", target=h200)
+    t32, t16 = default_tolerances(torch.float32), default_tolerances(torch.bfloat16)
+    assert f"atol {t32['atol']:g} and rtol {t32['rtol']:g} elementwise, relative norm error {t32['rel_norm']:g}" in strict
+    assert f"atol {t16['atol']:g} and rtol {t16['rtol']:g}" in strict
+    assert "16x the reference's own error" in strict and "no float16, bfloat16 or TF32" in strict
+    assert "other sizes" in strict and "2039" in strict
+    assert "NVIDIA H200, 132 SMs, 4,213 GB/s measured copy bandwidth, 756 TFLOP/s measured bf16 matrix peak" in strict
+    assert "speed of light" in strict
+    kb = task_prompt(relu(), "cpp", "kernelbench", shape_variants=False, timed=False)
+    assert "float64" not in kb and "other sizes" not in kb and "Target GPU" not in kb and "speed of light" not in kb
+    assert "other torch ops are allowed" in kb
+    # an episode on the CPU names no GPU; its prompt carries the rest
+    ep = Episode(relu(), ScriptedLLM([S.FAST]), cpu_verifier, EpisodeConfig(backend="cpp", timing=FAST_TIMING))
+    assert ep.target() is None and cpu_verifier.target() is None
+    first = ep.prompt([])[1][1]["content"]
+    assert "How the verifier judges your file" in first and "Target GPU" not in first
+
+
 def test_broken_optimization_never_replaces_the_best(cpu_verifier):
     policy = ScriptedLLM([S.FAST, S.BROKEN, S.NO_CODE])
     cfg = EpisodeConfig(backend="cpp", max_repair=1, max_optimize=2, timing=FAST_TIMING)

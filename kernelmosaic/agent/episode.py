@@ -16,6 +16,7 @@ from ..data.best import best_turn
 from ..task import Task, TaskError
 from .._json import number
 from ..verify import TimingConfig, Verdict, Verifier, VerifyRequest
+from ..verify.verdict import Target
 from ..vocab import NOT_A_VERDICT, Status
 from .feedback import render_feedback
 from .parse import extract_candidate
@@ -117,6 +118,14 @@ class Episode:
         return {"best": best_i, "stage": stage, "tokens": tokens, "repairs": repairs, "optimizes": optimizes}
 
     # -- prompts -------------------------------------------------------------------------------
+    def target(self) -> Target | None:
+        """The GPU the verifier judges on (measured once per GPU model, then cached); None on the
+        CPU. A machine fact, the same for every turn: the prompts stay a function of the turns."""
+        if getattr(self, "_target", False) is False:
+            get = getattr(self.verifier, "target", None)
+            self._target = get() if get is not None and getattr(self.verifier, "device", None) == "cuda" else None
+        return self._target
+
     def guidance(self, verdict: Verdict, stage: str) -> tuple[str, list[str]]:
         if self.kb is None or self.cfg.guidance_k <= 0:
             return "", []
@@ -124,7 +133,8 @@ class Episode:
         return self.kb.render(matches), [m.entry.id for m in matches]
 
     def _messages(self, turns: list[TurnRecord], stage: str, state: dict) -> tuple[list[dict], list[str]]:
-        first = task_prompt(self.task, self.cfg.backend, self.cfg.policy)
+        first = task_prompt(self.task, self.cfg.backend, self.cfg.policy, shape_variants=self.cfg.shape_variants,
+                            target=self.target(), timed=self.cfg.timing.enabled)
         msgs = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": first}]
         # the model never sees a turn the verifier failed on (infra_error): it is no feedback on its code
         best = turns[state["best"]] if state.get("best") is not None else None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .._json import number
 from ..task import Task
-from ..verify.verdict import Timing
+from ..verify.spec import PRECISION_MULTIPLE, TOLERANCES_FP32, TOLERANCES_HALF
+from ..verify.verdict import Target, Timing
 
 SYSTEM = """You are an expert GPU kernel engineer. You replace PyTorch reference models with custom \
 kernels that are exactly as correct and as fast as possible.
@@ -143,14 +144,48 @@ _POLICY = {
 }
 
 
-def task_prompt(task: Task, backend: str, policy: str) -> str:
+def _tol(t: dict) -> str:
+    return f"atol {t['atol']:g} and rtol {t['rtol']:g} elementwise, relative norm error {t['rel_norm']:g}"
+
+
+def rules_prompt(policy: str, shape_variants: bool = True, target: Target | None = None, timed: bool = True) -> str:
+    """What the verifier checks, stated for the model: the tolerances, the precision bound under
+    strict, the shape variants, and the machine it is timed on."""
+    lines = ["How the verifier judges your file:",
+             "- It builds Model and ModelNew from get_init_inputs(), runs both on fresh random inputs from "
+             "get_inputs() over several trials, and compares the outputs: float32 within "
+             f"{_tol(TOLERANCES_FP32)}; float16 and bfloat16 within {_tol(TOLERANCES_HALF)}."]
+    if policy == "strict":
+        lines.append("- Precision: your output's error against a float64 run of the reference must stay within "
+                     f"{PRECISION_MULTIPLE:g}x the reference's own error in its dtype (or a small floor near zero). Compute in the task's precision: "
+                     "no float16, bfloat16 or TF32 inside a float32 task.")
+    if shape_variants:
+        lines.append("- It also runs ModelNew on other sizes, made by changing the task's size constants (larger ones, "
+                     "and odd or prime ones such as 61 or 2039). Handle any size: no hard-coded sizes, no assumption "
+                     "that a size divides by a block or warp size; guard every tail.")
+    if timed:
+        lines.append("- It then times your forward against PyTorch eager and torch.compile, on fresh inputs each call, "
+                     "checking the outputs of the timed calls too; a time implausibly below the machine's speed of "
+                     "light (bytes over bandwidth, FLOPs over peak) is rejected.")
+    if target is not None:
+        facts = [target.name]
+        if target.sms:
+            facts.append(f"{target.sms} SMs")
+        if target.bandwidth_gbs:
+            facts.append(f"{target.bandwidth_gbs:,.0f} GB/s measured copy bandwidth")
+        if target.peak_tflops:
+            facts.append(f"{target.peak_tflops:,.0f} TFLOP/s measured bf16 matrix peak")
+        lines.append("- Target GPU: " + ", ".join(facts) + ".")
+    return "\n".join(lines)
+
+
+def task_prompt(task: Task, backend: str, policy: str, *, shape_variants: bool = True, target: Target | None = None,
+                timed: bool = True) -> str:
     return (
         f"Write a faster replacement for this PyTorch reference ({task.key}).\n\n"
         f"```python\n{task.source.rstrip()}\n```\n\n"
         f"{_FORMATS[backend]}\n\n{_POLICY[policy]}\n\n"
-        "The verifier builds Model and ModelNew from get_init_inputs(), runs both on fresh random inputs from "
-        "get_inputs() over several trials, compares outputs (allclose and relative norm), then times your "
-        "kernel against PyTorch eager and torch.compile. Reply with the complete file."
+        f"{rules_prompt(policy, shape_variants, target, timed)}\n\nReply with the complete file."
     )
 
 

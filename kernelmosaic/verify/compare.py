@@ -9,6 +9,8 @@ import math
 
 import torch
 
+from .spec import TOLERANCES_FP32, TOLERANCES_HALF
+
 # Outputs are compared in slices of this many elements: a KernelBench output can be 6 GiB, and
 # the comparison's temporaries (float copies, masks, differences) would be several times that
 CHUNK = 1 << 26
@@ -72,10 +74,9 @@ def same_layout(a: list, b: list) -> bool:
 
 
 def default_tolerances(dtype: torch.dtype) -> dict[str, float]:
-    # KernelBench's current defaults, plus the relative-norm bound of PROTOCOL.md
     if dtype in (torch.float16, torch.bfloat16):
-        return {"atol": 1e-2, "rtol": 1e-2, "rel_norm": 2e-2}
-    return {"atol": 1e-4, "rtol": 1e-4, "rel_norm": 1e-3}
+        return dict(TOLERANCES_HALF)
+    return dict(TOLERANCES_FP32)
 
 
 def compare(ref, out, tol: dict[str, float], trial: int) -> dict | None:

@@ -54,12 +54,13 @@ import time
 import torch
 
 from .compare import CHUNK, flatten
+from .spec import PRECISION_MULTIPLE
 from .verdict import Precision
 
 # Calibration (benchmarks/precision_calibration.py; numbers in docs/verification.md): honest
 # kernels stayed below 4x the reference's error and below half the floor; fp16/bf16/TF32
 # downcasts of fp32 work were above 30x or matched their signature.
-MULTIPLE = 16.0
+MULTIPLE = PRECISION_MULTIPLE
 FLOOR_ULPS = 4.0
 SIGNATURE = 4.0
 BUDGET_S = 60.0

@@ -15,6 +15,13 @@ BASELINE_MAX_SPREAD = 0.25
 BASELINE_ATTEMPTS = 3
 # what a baseline's measurement says about its own conditions (verdict.BaselineSource), carried
 # from the judge into the verdict and the cache
+# the default tolerances by output dtype: KernelBench's current defaults, plus the relative-norm
+# bound of PROTOCOL.md (compare.default_tolerances applies them; the prompts state them)
+TOLERANCES_FP32 = {"atol": 1e-4, "rtol": 1e-4, "rel_norm": 1e-3}
+TOLERANCES_HALF = {"atol": 1e-2, "rtol": 1e-2, "rel_norm": 2e-2}  # float16 and bfloat16
+# the precision check's bound (precision.py): this multiple of the task-dtype reference's own
+# error against a float64 oracle
+PRECISION_MULTIPLE = 16.0
 BASELINE_PROVENANCE = ("eager_spread", "compile_spread", "attempts", "load_per_core", "foreign_cores")
 
 

@@ -112,7 +112,9 @@ def measure_ceilings(device: torch.device) -> dict | None:
     peak = 2 * m**3 / (min(ts) / 1e3) / 1e12
     del x, y
     torch.cuda.empty_cache()
-    return {"bandwidth_gbs": round(bw, 1), "peak_tflops": round(peak, 1)}
+    props = torch.cuda.get_device_properties(device)
+    return {"bandwidth_gbs": round(bw, 1), "peak_tflops": round(peak, 1), "name": props.name,
+            "sms": int(props.multi_processor_count)}
 
 
 def time_in_process(fn, sets: list, n: int, warmup: int, flush, device: torch.device) -> list[float]:

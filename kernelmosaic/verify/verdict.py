@@ -57,6 +57,18 @@ class Mismatch:
 
 
 @dataclass
+class Target:
+    """The GPU a candidate is judged on, as the verifier measured it (its speed-of-light ceilings):
+    what a prompt tells the model about the machine. ``sms`` is None in ceilings cached before it
+    was recorded."""
+
+    name: str
+    sms: int | None = None
+    bandwidth_gbs: float | None = None  # copy bandwidth (torch's copy_), not the datasheet's HBM peak
+    peak_tflops: float | None = None  # bf16 matrix peak (torch's matmul)
+
+
+@dataclass
 class BaselineSource:
     """Where a verdict's eager and torch.compile times came from, so that a speedup can be
     weighed: ``source`` is ``measured`` (in this verdict, by a process that never ran candidate

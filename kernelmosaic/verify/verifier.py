@@ -27,7 +27,7 @@ from .machine import cpu_name
 from .policy import check_candidate
 from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, run_one_off
 from .spec import BASELINE_PROVENANCE as _PROVENANCE, JobSpec, TimingConfig
-from .verdict import BACKENDS, POLICIES, BaselineSource, Failure, Rejection, Verdict
+from .verdict import BACKENDS, POLICIES, BaselineSource, Failure, Rejection, Target, Verdict
 
 # backends whose builds are slow enough to run in parallel CPU processes ahead of the GPU
 _PREBUILT_BACKENDS = ("cuda", "cpp")
@@ -259,6 +259,15 @@ class Verifier:
             return None
         self._ensure_ceilings()
         return self._ceilings
+
+    def target(self) -> Target | None:
+        """This verifier's GPU as a prompt may describe it (name, SMs, measured bandwidth and
+        peak); None on the CPU or where the ceilings could not be measured."""
+        c = self.ceilings()
+        if not c:
+            return None
+        return Target(name=str(c.get("name") or self._device_name), sms=c.get("sms"), bandwidth_gbs=c.get("bandwidth_gbs"),
+                      peak_tflops=c.get("peak_tflops"))
 
     def cached_baseline(self, task: Task, timing: TimingConfig | None = None) -> dict | None:
         """The cached eager/torch.compile times of ``task`` for this machine and timing settings,
