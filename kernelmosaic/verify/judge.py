@@ -220,6 +220,7 @@ class Judge:
         # per process: (GPU wait ms, extra ms over an empty call) points, from calibrate_waits
         self.long_calls: dict[int, list[tuple[float, float]]] = {}
         self.long_call_ms: dict[str, float] = {}  # what was taken off, by kind of call
+        self._cpu0: tuple | None = None  # quiet.cpu_sample when the candidate's timing phase began
         self.sets: TimingSets | None = None
         self._sample_gen: torch.Generator | None = None
         self._rng = random.SystemRandom()  # which timed calls get a full check
@@ -896,9 +897,9 @@ class Judge:
         longer than an empty call's, by more the longer the call (0.1 ms after 0.3 ms of work, up
         to 0.75 ms after 9 ms; results/2026-12-02c-h200), so the empty-call overhead alone left
         the boundary's times 4-6 % over in-process timing. Here the process makes empty calls that
-        first keep the GPU busy for a while (``LONG_CALL_WAITS_MS``): the median of their round trip
-        less that wait (by the process's own CUDA events) less the empty call's cost ``base`` is
-        the extra at that length. It must run before any candidate code is loaded: the process
+        first keep the GPU busy for a while (``LONG_CALL_WAITS_MS``): their round trip less that
+        wait (by the process's own CUDA events) less the empty call's cost ``base``, the lower
+        quartile of ``LONG_CALL_CALLS``, is the extra at that length. It must run before any candidate code is loaded: the process
         is still the verifier's own, so its events can be trusted and nothing can stretch these
         calls to make its later times look shorter."""
         if not (self.is_cuda and self.spec.timing.long_call_calibration):
@@ -1025,7 +1026,7 @@ class Judge:
         self.diag_phase = ""
         raw_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=True)
         cand_ms = self.less_long_call(self.cand, raw_ms, "candidate")
-        cond = quiet.conditions(getattr(self, "_cpu0", None), quiet.cpu_sample(os.getppid()))
+        cond = quiet.conditions(self._cpu0, quiet.cpu_sample(os.getppid()))
         result = {"candidate_ms": self.resolved(statistics.median(cand_ms), "the candidate"), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
                   "speedup_compile": None, "cv": cv(cand_ms), "n": len(cand_ms), "overhead_ms": round(overhead, 5),
                   "checked_calls": checked, "sampled_calls": sampled, "clock": "judge host clock, round trip to a private copy of the output, "

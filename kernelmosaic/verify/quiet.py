@@ -129,39 +129,54 @@ class Quiet:
 # -- other programs ---------------------------------------------------------------------------------
 # A time and the baselines it is divided by must come from the same conditions. The lock above
 # keeps the verifier's own starts off a GPU; programs that are not the verifier's are measured
-# instead: CPU time the whole machine spent (/proc/stat) less what the verifier's own processes
-# spent (the orchestrator and everything below it, /proc/PID/stat, with the children they reaped),
-# over the timing phase. Over this share of the machine's cores the conditions are not quiet: a
-# baseline is then not cached, and a verdict's notes say so.
+# instead: the CPU time, over the timing phase, of every process that is not the orchestrator or
+# below it (/proc/PID/stat). Counting the others directly, rather than the machine's busy time
+# less the verifier's, keeps the verifier's own processes that die in the window (a killed
+# sandbox takes its children's times with it) from reading as another program's load. Over this
+# share of the machine's cores the conditions are not quiet: a baseline is then not cached, and
+# a verdict's notes say so.
 FOREIGN_MAX_SHARE = 0.25
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def cpu_sample(root: int) -> tuple[float, float, float] | None:
-    """(CPU seconds the machine spent busy, of which the seconds of ``root``'s process tree,
-    a monotonic time), or None where /proc does not tell."""
-    try:
-        with open("/proc/stat") as f:
-            v = [int(x) for x in f.readline().split()[1:9]]
-    except (OSError, ValueError):
-        return None
-    busy = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / _TICK  # user nice system irq softirq steal
-    ours = 0
-    for p in descendants(root):
+def _cpu_ticks() -> dict[int, tuple[int, int]]:
+    """pid -> (utime + stime of all its threads, start time), in clock ticks, for every process."""
+    out = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
         try:
-            with open(f"/proc/{p}/stat") as f:
+            with open(f"/proc/{name}/stat") as f:
                 rest = f.read().rsplit(")", 1)[1].split()
-            ours += sum(int(x) for x in rest[11:15])  # utime stime cutime cstime
+            out[int(name)] = (int(rest[11]) + int(rest[12]), int(rest[19]))
         except (OSError, ValueError, IndexError):
-            pass
-    return busy, ours / _TICK, time.monotonic()
+            pass  # gone meanwhile
+    return out
+
+
+def cpu_sample(root: int):
+    """Every process's CPU time, the pids of ``root``'s tree, and a monotonic time; None where
+    /proc does not tell."""
+    try:
+        procs = _cpu_ticks()
+    except OSError:
+        return None
+    return procs, set(descendants(root)), time.monotonic()
 
 
 def foreign_cores(a, b) -> float | None:
-    """How many cores, on average, programs outside the tree kept busy between two samples."""
+    """How many cores, on average, processes outside the tree (at either sample) kept busy
+    between two samples: the growth of those alive at both, and all of those started since."""
     if a is None or b is None or b[2] - a[2] < 0.05:
         return None
-    return round(max(0.0, ((b[0] - a[0]) - (b[1] - a[1])) / (b[2] - a[2])), 3)
+    ours = a[1] | b[1]
+    ticks = 0
+    for pid, (t, start) in b[0].items():
+        if pid in ours:
+            continue
+        before = a[0].get(pid)
+        ticks += t - before[0] if before and before[1] == start else t
+    return round(max(0.0, ticks / _TICK / (b[2] - a[2])), 3)
 
 
 def conditions(a, b) -> dict:
