@@ -157,8 +157,8 @@ def rules_prompt(policy: str, shape_variants: bool = True, target: Target | None
              f"{_tol(TOLERANCES_FP32)}; float16 and bfloat16 within {_tol(TOLERANCES_HALF)}."]
     if policy == "strict":
         lines.append("- Precision: your output's error against a float64 run of the reference must stay within "
-                     f"{PRECISION_MULTIPLE:g}x the reference's own error in its dtype (or a small floor near zero). Compute in the task's precision: "
-                     "no float16, bfloat16 or TF32 inside a float32 task.")
+                     f"{PRECISION_MULTIPLE:g}x the reference's own error in its dtype (or a small floor near zero). "
+                     "Compute in the task's precision: no float16, bfloat16 or TF32 inside a float32 task.")
     if shape_variants:
         lines.append("- It also runs ModelNew on other sizes, made by changing the task's size constants (larger ones, "
                      "and odd or prime ones such as 61 or 2039). Handle any size: no hard-coded sizes, no assumption "
