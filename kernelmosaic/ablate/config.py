@@ -116,6 +116,13 @@ class AblateConfig:
         return next(a for a in self.arms if a.view == "direct")
 
 
+def _no_unknown_fields(cls, val: dict, where: str) -> None:
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(val) - names)
+    if unknown:
+        raise AblateError(f"{where}unknown field(s) {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+
+
 def _section(raw: dict, key: str, cls, required: bool = False):
     val = raw.get(key)
     if val is None:
@@ -124,10 +131,7 @@ def _section(raw: dict, key: str, cls, required: bool = False):
         return cls()
     if not isinstance(val, dict):
         raise AblateError(f"'{key}' must be a mapping, not {type(val).__name__}")
-    names = {f.name for f in fields(cls)}
-    unknown = sorted(set(val) - names)
-    if unknown:
-        raise AblateError(f"unknown field(s) in '{key}': {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+    _no_unknown_fields(cls, val, f"'{key}': ")
     return cls(**val)
 
 
@@ -208,10 +212,7 @@ def parse_config(raw: dict, base_dir: Path, source: Path | None = None) -> Ablat
     for i, a in enumerate(arms_raw):
         if not isinstance(a, dict):
             raise AblateError(f"arms[{i}] must be a mapping (name, view, loss_turns, history_turns)")
-        names = {f.name for f in fields(Arm)}
-        bad = sorted(set(a) - names)
-        if bad:
-            raise AblateError(f"arms[{i}]: unknown field(s) {', '.join(bad)} (known: {', '.join(sorted(names))})")
+        _no_unknown_fields(Arm, a, f"arms[{i}]: ")
         if not isinstance(a.get("name"), str) or not _NAME.fullmatch(a["name"]):
             raise AblateError(f"arms[{i}].name must be a name of letters, digits, '.', '_' or '-', not {a.get('name')!r}")
         arm = Arm(**a)

@@ -98,6 +98,8 @@ class Episode:
             guidance = load_default()
         self.kb = guidance
         self.on_turn = on_turn
+        self._target: Target | None = None  # Episode.target(), looked up on first use
+        self._target_known = False
 
     # -- state, derived from the turns ------------------------------------------------------
     def state(self, turns: list[TurnRecord]) -> dict:
@@ -117,13 +119,20 @@ class Episode:
             stage = "optimize" if optimizes < self.cfg.max_optimize else None
         return {"best": best_i, "stage": stage, "tokens": tokens, "repairs": repairs, "optimizes": optimizes}
 
+    def _record(self, turns: list[TurnRecord], turn: TurnRecord) -> None:
+        turns.append(turn)
+        if self.on_turn is not None:
+            self.on_turn(turn)
+
     # -- prompts -------------------------------------------------------------------------------
     def target(self) -> Target | None:
         """The GPU the verifier judges on (measured once per GPU model, then cached); None on the
         CPU. A machine fact, the same for every turn: the prompts stay a function of the turns."""
-        if getattr(self, "_target", False) is False:
+        if not self._target_known:
+            # duck-typed verifiers (tests, external drivers) may not measure a GPU
             get = getattr(self.verifier, "target", None)
             self._target = get() if get is not None and getattr(self.verifier, "device", None) == "cuda" else None
+            self._target_known = True
         return self._target
 
     def guidance(self, verdict: Verdict, stage: str) -> tuple[str, list[str]]:
@@ -252,9 +261,7 @@ class Episode:
                 except TaskError as e:
                     stopped, error = "task_error", str(e)
                     break
-                turns.append(turn)
-                if self.on_turn is not None:
-                    self.on_turn(turn)
+                self._record(turns, turn)
                 continue
             state = self.state(turns)
             stage = state["stage"]
@@ -276,9 +283,7 @@ class Episode:
             except TaskError as e:
                 stopped, error = "task_error", str(e)
                 break
-            turns.append(turn)
-            if self.on_turn is not None:
-                self.on_turn(turn)
+            self._record(turns, turn)
         state = self.state(turns)
         b = state["best"]
         return EpisodeResult(

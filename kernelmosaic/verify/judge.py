@@ -167,8 +167,7 @@ class TimingSets:
 def steady(b: dict) -> bool:
     """Every spread measured is within the limit, and other programs left the machine quiet while
     they were timed: the only baselines that may be cached."""
-    quiet_ok = b.get("foreign_cores") is None or b["foreign_cores"] <= quiet.FOREIGN_MAX_SHARE * (os.cpu_count() or 1)
-    return quiet_ok and all(b.get(k) is None or b[k] <= BASELINE_MAX_SPREAD for k in ("eager_spread", "compile_spread"))
+    return quiet.is_quiet(b.get("foreign_cores")) is not False and all(b.get(k) is None or b[k] <= BASELINE_MAX_SPREAD for k in ("eager_spread", "compile_spread"))
 
 
 def load_per_core() -> float | None:

@@ -179,8 +179,14 @@ def foreign_cores(a, b) -> float | None:
     return round(max(0.0, ticks / _TICK / (b[2] - a[2])), 3)
 
 
+def is_quiet(foreign: float | None) -> bool | None:
+    """Whether other programs kept no more than ``FOREIGN_MAX_SHARE`` of the cores busy (None:
+    not measured)."""
+    return None if foreign is None else foreign <= FOREIGN_MAX_SHARE * (os.cpu_count() or 1)
+
+
 def conditions(a, b) -> dict:
     """The timing phase's conditions: ``foreign_cores`` (above), the machine's ``cpus``, and
-    ``quiet``: whether those were within ``FOREIGN_MAX_SHARE`` of the cores (None: not measured)."""
-    fc, n = foreign_cores(a, b), os.cpu_count() or 1
-    return {"foreign_cores": fc, "cpus": n, "quiet": None if fc is None else fc <= FOREIGN_MAX_SHARE * n}
+    whether they were ``quiet`` (:func:`is_quiet`)."""
+    fc = foreign_cores(a, b)
+    return {"foreign_cores": fc, "cpus": os.cpu_count() or 1, "quiet": is_quiet(fc)}
