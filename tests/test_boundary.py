@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -446,6 +447,49 @@ def test_quiet_lock_excludes_starts_from_timing(tmp_path):
     quiet.release(c)
     assert quiet.acquire(a, True, 1)
     for fd in (a, b, c):
+        os.close(fd)
+
+
+def test_a_waiting_judge_goes_before_new_starts(tmp_path, monkeypatch):
+    """The turnstile: while a judge waits for a start's GPU step to end, a second start's step
+    waits behind the judge instead of joining the shared lock (which would keep the judge waiting
+    for as long as steps overlap)."""
+    import threading
+
+    from kernelmosaic.verify import quiet
+
+    path = str(tmp_path / "gpu.lock")
+    monkeypatch.setenv("KMOSAIC_GPU_LOCK", path)
+    first = quiet.open_lock(path)
+    second, second_turn = quiet.open_lock(path), quiet.open_lock(quiet.turn_path(path))
+    judge = quiet.Quiet("cpu")
+    got: dict[str, float] = {}
+
+    def time_it():
+        with judge.exclusive():
+            got["judge"] = time.monotonic()
+            time.sleep(0.3)
+
+    def start():
+        with quiet.shared(second, second_turn, timeout=10) as ok:
+            got["start"] = time.monotonic()
+            got["ok"] = ok
+
+    assert quiet.acquire(first, False, 1)  # a start's step under way
+    j = threading.Thread(target=time_it)
+    j.start()
+    time.sleep(0.2)  # the judge waits, holding the turnstile
+    s = threading.Thread(target=start)
+    s.start()
+    time.sleep(0.3)
+    assert "start" not in got  # without the turnstile it would have joined the shared lock at once
+    quiet.release(first)
+    j.join(5)
+    s.join(5)
+    assert got["ok"] and got["judge"] < got["start"], got
+    assert judge.waits and 0.4 <= judge.waits[0] < 5
+    judge.close()
+    for fd in (first, second, second_turn):
         os.close(fd)
 
 

@@ -103,17 +103,19 @@ class CandidateProcess:
                    TRITON_CACHE_DIR=w + "/triton", TORCH_EXTENSIONS_DIR=w + "/torch_extensions",
                    TORCHINDUCTOR_CACHE_DIR=w + "/inductor", PYTHONDONTWRITEBYTECODE="1")
         self.log = open(self.log_path, "ab")
-        # its own descriptor of the GPU's quiet lock, for its start only (quiet.py)
-        lock = quiet.open_lock(quiet.lock_path(self.device))
-        fds = (theirs.fileno(),) if lock is None else (theirs.fileno(), lock)
-        argv = [sys.executable, "-m", "kernelmosaic.verify.candidate", str(theirs.fileno()), self.device]
+        # its own descriptors of the GPU's quiet lock and turnstile, for its start only (quiet.py)
+        path = quiet.lock_path(self.device)
+        lock = quiet.open_lock(path)
+        turn = quiet.open_lock(quiet.turn_path(path)) if lock is not None else None
+        locks = [fd for fd in (lock, turn) if fd is not None]
+        argv = [sys.executable, "-m", "kernelmosaic.verify.candidate", str(theirs.fileno()), self.device, *map(str, locks)]
         try:
             self.proc = subprocess.Popen(
-                sandbox.command(cfg, argv if lock is None else [*argv, str(lock)]),
-                pass_fds=fds, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT, env=env, close_fds=True)
+                sandbox.command(cfg, argv), pass_fds=(theirs.fileno(), *locks), stdin=subprocess.DEVNULL,
+                stdout=self.log, stderr=subprocess.STDOUT, env=env, close_fds=True)
         finally:
-            if lock is not None:
-                os.close(lock)
+            for fd in locks:
+                os.close(fd)
         theirs.close()
         _oom_first(self.proc.pid)
 

@@ -9,7 +9,11 @@ processes started read 5.5 ms, against 2.3 ms a moment later. So every start tak
 timing loop. Starts never overlap a timed call; they overlap each other, and everything else.
 
 It is a ``flock`` on a file per user and GPU (``CUDA_VISIBLE_DEVICES``), so verifiers of one user
-on one machine share it. A sandboxed process gets the lock's descriptor from its parent, uses it
+on one machine share it. A second file beside it is a turnstile that lets a waiting judge go
+first: the judge holds it exclusive while it waits for the lock, and a start passes through it
+(shared, at once released) before each of its GPU steps, so a judge waits for the steps under
+way, never for a stream of starts that keep the shared lock held between them. Only the steps
+that disturb a timed kernel take the lock (candidate.main; benchmarks/start_interference.py). A sandboxed process gets the lock's descriptor from its parent, uses it
 during its start (trusted code: nothing of the candidate is loaded yet), then unlocks and closes
 it. The lock guards the fidelity of times, not the verdict: a process that never let go would
 only make the judge wait ``WAIT_S`` and then time anyway, with a note saying so.
@@ -41,6 +45,11 @@ def lock_path(device: str) -> str | None:
         return None
     gpu = re.sub(r"[^A-Za-z0-9_.-]", "_", os.environ.get("CUDA_VISIBLE_DEVICES", "") or "all")
     return os.path.join(tempfile.gettempdir(), f"kmosaic-gpu-{os.getuid()}-{gpu}.lock")
+
+
+def turn_path(path: str | None) -> str | None:
+    """The turnstile beside the lock file ``path``."""
+    return path + ".turn" if path else None
 
 
 def open_lock(path: str | None) -> int | None:
@@ -83,9 +92,13 @@ def release(fd: int | None) -> None:
 
 
 @contextlib.contextmanager
-def shared(fd: int | None, timeout: float = START_WAIT_S):
-    """Around a process start's GPU work."""
-    got = acquire(fd, False, timeout)
+def shared(fd: int | None, turn: int | None = None, timeout: float = START_WAIT_S):
+    """Around one of a process start's GPU steps: behind any judge already waiting (``turn``),
+    then with the lock shared."""
+    deadline = time.monotonic() + timeout
+    if acquire(turn, False, timeout):
+        release(turn)
+    got = acquire(fd, False, max(0.0, deadline - time.monotonic()))
     try:
         yield got
     finally:
@@ -99,7 +112,9 @@ class Quiet:
     without the lock after ``WAIT_S`` (none are counted where the device has no lock)."""
 
     def __init__(self, device: str):
-        self.fd = open_lock(lock_path(device))
+        path = lock_path(device)
+        self.fd = open_lock(path)
+        self.turn = open_lock(turn_path(path)) if self.fd is not None else None
         self.waits: list[float] = []
         self.unquiet = 0
 
@@ -109,7 +124,13 @@ class Quiet:
             yield
             return
         t0 = time.monotonic()
-        got = acquire(self.fd, True, WAIT_S)
+        # the turnstile first: starts that have not begun a GPU step wait behind this judge
+        turned = acquire(self.turn, True, WAIT_S)
+        try:
+            got = acquire(self.fd, True, max(0.0, WAIT_S - (time.monotonic() - t0)))
+        finally:
+            if turned:
+                release(self.turn)
         if got:
             self.waits.append(round(time.monotonic() - t0, 4))
         else:
@@ -121,9 +142,10 @@ class Quiet:
                 release(self.fd)
 
     def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
+        for fd in (self.fd, self.turn):
+            if fd is not None:
+                os.close(fd)
+        self.fd = self.turn = None
 
 
 # -- other programs ---------------------------------------------------------------------------------

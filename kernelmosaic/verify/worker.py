@@ -64,13 +64,16 @@ def main() -> None:
     device = torch.device(args.device)
     if device.type == "cuda":
         # a spare judge starts while another judge of this GPU may be timing (quiet.py)
-        lock = quiet.open_lock(quiet.lock_path(args.device))
-        with quiet.shared(lock):
+        path = quiet.lock_path(args.device)
+        lock = quiet.open_lock(path)
+        turn = quiet.open_lock(quiet.turn_path(path)) if lock is not None else None
+        with quiet.shared(lock, turn):
             torch.cuda.init()
             torch.zeros(1, device=device).add_(1)
             torch.cuda.synchronize(device)
-        if lock is not None:
-            os.close(lock)
+        for fd in (lock, turn):
+            if fd is not None:
+                os.close(fd)
     info = {"torch": torch.__version__, "cuda": torch.version.cuda}
     if device.type == "cuda":
         cap = torch.cuda.get_device_capability(device)
