@@ -46,6 +46,14 @@ class Policy(StrEnum):
     KERNELBENCH = "kernelbench"
 
 
+class Protocol(StrEnum):
+    """How a verdict is reached: the project's own checks, or KernelBench's evaluator's semantics
+    (verify/protocols.py lists every difference)."""
+
+    KERNELMOSAIC = "kernelmosaic"
+    KERNELBENCH = "kernelbench"
+
+
 class Stage(StrEnum):
     """The kind of an episode's turn."""
 
@@ -98,6 +106,7 @@ class Rule(StrEnum):
 STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
 BACKENDS: tuple[str, ...] = tuple(b.value for b in Backend)
 POLICIES: tuple[str, ...] = tuple(p.value for p in Policy)
+PROTOCOLS: tuple[str, ...] = tuple(p.value for p in Protocol)
 RULES: tuple[str, ...] = tuple(r.value for r in Rule)
 STAGES: tuple[str, ...] = tuple(s.value for s in Stage)
 EPISODE_STATUSES: tuple[str, ...] = tuple(s.value for s in EpisodeStatus)

@@ -58,7 +58,7 @@ def kb(tmp_path_factory):
 def ablation(store, kb, tmp_path_factory):
     out = tmp_path_factory.mktemp("ablate-run") / "out"
     r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "ablate", str(CONFIG), "--set", f"store={store}",
-                        "--set", f"bench.kernelbench={kb}", "--set", f"out={out}"],
+                        "--set", f"bench.kernelbench={kb}", "--set", f"out={out}", "--set", "bench.protocol=kernelbench"],
                        cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert "Traceback" not in r.stdout + r.stderr, r.stderr[-4000:]
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-4000:]
@@ -115,6 +115,12 @@ def test_the_report_holds_what_the_runs_recorded(ablation, store):
         assert res["fast_p"] == m.overall.fast_p_eager[1.0]
         for lv, label in ((1, "L1"), (2, "L2")):
             assert rep["results"][label]["arms"][name]["correct_pct"] == m.levels[lv].correct_pct
+        # the same turns judged by KernelBench's evaluator too (bench.protocol), reported beside
+        kb_m = compute_metrics(a["bench_store"], a["run_id"], protocol="kernelbench")
+        assert rep["results_under_protocol"]["results"]["all"]["arms"][name]["correct_pct"] == kb_m.overall.correct_pct
+        with Store(a["bench_store"]) as st:
+            assert st.protocol_verdicts(a["run_id"], "kernelbench")
+    assert rep["results_under_protocol"]["protocol"] == "kernelbench" and "## Results under the kernelbench protocol" in md
     assert rep["bench"]["problems_also_trained_on"] == ["L1/1_ReLU"]  # same source as the relu task
     assert "### L1 (2 problems)" in md and "### L2 (1 problems)" in md and "iterative-final" in md
 
@@ -122,7 +128,7 @@ def test_the_report_holds_what_the_runs_recorded(ablation, store):
 def test_a_rerun_reuses_every_arm(ablation, store, kb):
     out, _ = ablation
     r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "ablate", str(CONFIG), "--set", f"store={store}",
-                        "--set", f"bench.kernelbench={kb}", "--set", f"out={out}"],
+                        "--set", f"bench.kernelbench={kb}", "--set", f"out={out}", "--set", "bench.protocol=kernelbench"],
                        cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.count("reused") == 3
@@ -159,6 +165,7 @@ def test_config_errors(tmp_path, kb):
         ({"train.set.sft.max_steps": 3}, "set by the ablation"),
         ({"bench.samples": 2}, "temperature"),
         ({"export.history": "most"}, "export.history"),
+        ({"bench.protocol": "kb"}, "bench.protocol must be kernelmosaic or kernelbench"),
     ]
     for over, msg in cases:
         with pytest.raises(AblateError, match=msg):

@@ -184,3 +184,34 @@ def test_a_resumed_run_keeps_its_settings(runs, kb, tmp_path):
     assert r.returncode == 2, r.stderr
     with Store(tmp_path / "fresh.db") as st:
         assert st.run_ids() == []
+
+
+def test_protocol_kernelbench_reports_both_scores(kb, tmp_path):
+    """One bench run, two scores: the episodes run on the project's verdicts, then every turn with
+    code is judged again by KernelBench's evaluator (verify/protocols.py) and recorded beside
+    them. The ScaleAdd reply makes its weights with torch.empty: correct here (Model's parameters
+    are copied in), incorrect under KernelBench (its own weights, nothing copied). A rerun judges
+    nothing again."""
+    db, cache = tmp_path / "kb.db", tmp_path / "cache"
+    with ScriptedServer(_scripts()) as srv:
+        first = _bench(kb, db, srv.base_url, cache, "--mode", "single", "--baselines", "kernelbench",
+                       "--protocol", "kernelbench")
+        again = _bench(kb, db, srv.base_url, cache, "--mode", "single", "--baselines", "kernelbench",
+                       "--protocol", "kernelbench")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "judged by the kernelbench protocol" in first.stdout and "2 turns judged under the kernelbench protocol now" in first.stdout
+    assert again.returncode == 0 and "0 turns judged under the kernelbench protocol now" in again.stdout, again.stdout
+    rid = default_run_id("single", "scripted-coder")
+    ours, theirs = compute_metrics(db, rid), compute_metrics(db, rid, protocol="kernelbench")
+    row = {r.task: r for r in ours.tasks}
+    row_kb = {r.task: r for r in theirs.tasks}
+    assert row[SCALE].correct and not row_kb[SCALE].correct
+    assert not row[RELU].correct and not row_kb[RELU].correct  # a compile error under either
+    assert ours.levels[1].correct_pct == 50.0 and theirs.levels[1].correct_pct == 0.0
+    with Store(db) as st:
+        judged = st.protocol_verdicts(rid, "kernelbench")
+        assert {v.status for v in judged.values()} == {"incorrect", "compile_error"}
+        assert all(v.protocol == "kernelbench" and v.seeds[0] == 734796314 for v in judged.values())
+        # the episodes' own verdicts are untouched
+        eps = {e.task_key: e for e in st.episodes(rid)}
+        assert st.turns(eps[SCALE].episode_id)[0].verdict.status == "correct"

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..train.config import ConfigError, set_dotted
+from ..vocab import PROTOCOLS
 
 VIEWS = ("direct", "iterative")
 LOSS_TURNS = ("all", "progress", "final")
@@ -81,6 +82,9 @@ class BenchOptions:
     device: str | None = None
     backend: str | None = None
     policy: str = "strict"
+    # kernelbench: each arm's turns are also judged by KernelBench's evaluator (bench --protocol),
+    # and the report gives those results too, beside the project's
+    protocol: str = "kernelmosaic"
     baselines: str = "none"
     stored_hardware: str = "H100_Modal"
     timing_runs: int = 30
@@ -232,6 +236,8 @@ def parse_config(raw: dict, base_dir: Path, source: Path | None = None) -> Ablat
 
     if bench.mode not in ("single", "agent"):
         raise AblateError(f"bench.mode must be single or agent, not {bench.mode!r}")
+    if bench.protocol not in PROTOCOLS:
+        raise AblateError(f"bench.protocol must be {' or '.join(PROTOCOLS)}, not {bench.protocol!r}")
     if bench.baselines not in ("measure", "kernelbench", "none"):
         raise AblateError(f"bench.baselines must be measure, kernelbench or none, not {bench.baselines!r}")
     for name in ("samples", "timing_runs", "max_new_tokens", "batch_size", "concurrency"):

@@ -60,14 +60,15 @@ def _num(x) -> str:
     return f"{x:,}" if isinstance(x, int) else str(x)
 
 
-def collect(arms) -> tuple[dict[str, dict[str, Any]], list[str], dict[str, list[str]]]:
+def collect(arms, protocol: str | None = None) -> tuple[dict[str, dict[str, Any]], list[str], dict[str, list[str]]]:
     """task -> arm -> TaskRow over the problems every arm has; the problems in that order; and the
-    problems some arm lacks (an episode never recorded), per arm."""
+    problems some arm lacks (an episode never recorded), per arm. ``protocol``: the rows as that
+    protocol judged the turns (``compute_metrics``)."""
     from ..bench.metrics import compute_metrics, level_order
 
     rows: dict[str, dict[str, Any]] = {}
     for r in arms:
-        m = compute_metrics(r.bench_store, r.run_id)
+        m = compute_metrics(r.bench_store, r.run_id, protocol=protocol)
         for t in m.tasks:
             rows.setdefault(t.task, {})[r.arm.name] = t
     names = [r.arm.name for r in arms]
@@ -87,10 +88,18 @@ def write_ablation_report(cfg, arms, out: Path, *, store_sha: str, exports: dict
     levels = sorted({rows[k][base].level for k in common}, key=level_order)
     groups = [(level_label(lv), [k for k in common if rows[k][base].level == lv]) for lv in levels] + [("all", common)]
     rep = cfg.report
-    results = {}
-    for label, keys in groups:
-        probs = {n: [Problem(correct=rows[k][n].correct, speedup=rows[k][n].speedup_eager) for k in keys] for n in names}
-        results[label] = bootstrap(probs, base, p=P, resamples=rep.bootstrap, confidence=rep.confidence, seed=rep.seed)
+
+    def results_of(rows) -> dict:
+        out = {}
+        for label, keys in groups:
+            probs = {n: [Problem(correct=rows[k][n].correct, speedup=rows[k][n].speedup_eager) for k in keys] for n in names}
+            out[label] = bootstrap(probs, base, p=P, resamples=rep.bootstrap, confidence=rep.confidence, seed=rep.seed)
+        return out
+
+    results = results_of(rows)
+    # the same problems and resamples, the turns judged by KernelBench's evaluator (bench.protocol)
+    other = cfg.bench.protocol if cfg.bench.protocol != "kernelmosaic" else None
+    results_other = results_of(collect(arms, other)[0]) if other else None
 
     random_init = _random_init(cfg)
     d, it = exports["direct"], exports["iterative"]
@@ -112,6 +121,7 @@ def write_ablation_report(cfg, arms, out: Path, *, store_sha: str, exports: dict
         "bootstrap": {"resamples": rep.bootstrap, "confidence": rep.confidence, "seed": rep.seed, "unit": "problem",
                       "interval": "percentile", "paired": True, "fast_p": P, "speedup_baseline": "eager"},
         "results": results,
+        **({"results_under_protocol": {"protocol": other, "results": results_other}} if other else {}),
         "problems": {k: {n: {"correct": rows[k][n].correct, "speedup_eager": rows[k][n].speedup_eager,
                              "best_status": rows[k][n].best_status, "final_status": rows[k][n].final_status,
                              "n_turns": rows[k][n].n_turns, "level": rows[k][n].level} for n in names} for k in common},
@@ -119,7 +129,7 @@ def write_ablation_report(cfg, arms, out: Path, *, store_sha: str, exports: dict
     js = out / "ablation.json"
     js.write_text(json.dumps(finite(summary), indent=2, default=str))
     md = out / "ablation.md"
-    md.write_text(_markdown(cfg, arms, summary, groups, results))
+    md.write_text(_markdown(cfg, arms, summary, groups, results, results_other))
     return md, js, summary
 
 
@@ -130,7 +140,7 @@ def _random_init(cfg) -> bool:
     return bool((raw.get("model") or {}).get("random_init")) and "model.name_or_path" not in cfg.train.set
 
 
-def _markdown(cfg, arms, s: dict, groups, results) -> str:
+def _markdown(cfg, arms, s: dict, groups, results, results_other=None) -> str:
     base = cfg.direct.name
     names = [r.arm.name for r in arms]
     conf = int(round(100 * cfg.report.confidence))
@@ -202,6 +212,26 @@ def _markdown(cfg, arms, s: dict, groups, results) -> str:
             f"Point estimate [{conf} % bootstrap interval over problems]. fast_1: the share of all problems that are "
             "correct and faster than PyTorch eager. geomean: over the correct problems with a measured speedup "
             "(n of them).", ""]
+    out += _results_md(groups, results, names, base)
+    if results_other is not None:
+        p = s["results_under_protocol"]["protocol"]
+        out += [f"## Results under the {p} protocol", "",
+                f"The same turns of the same problems, judged again by {p}'s evaluator (docs/bench.md lists how it "
+                "differs from the project's verdicts, which the results above and the episodes used), with the same "
+                "resamples. These are the numbers to set beside published ones.", ""]
+        out += _results_md(groups, results_other, names, base)
+
+    out += ["## Method", "",
+            f"Bootstrap over problems: {cfg.report.bootstrap} resamples of the problems of each group, drawn with "
+            f"replacement (numpy `default_rng({cfg.report.seed})`); the interval is the {conf} % percentile interval "
+            "of the resampled statistic. Arms are compared paired: the same resampled problems for both arms. A "
+            "resample with no correct timed problem has no geomean and is left out of that interval. Each problem "
+            "counts once, by its primary sample (as in `kmosaic report`).", ""]
+    return "\n".join(out)
+
+
+def _results_md(groups, results, names, base) -> list[str]:
+    out = []
     for label, keys in groups:
         res = results[label]
         out += [f"### {label} ({len(keys)} problems)", ""]
@@ -216,11 +246,4 @@ def _markdown(cfg, arms, s: dict, groups, results) -> str:
                                _signed3(v["fast_p_diff"], v["fast_p_diff_ci"]),
                                _x(v["geomean_ratio"], v["geomean_ratio_ci"])]
                               for n, v in res["vs_baseline"].items()]), ""]
-
-    out += ["## Method", "",
-            f"Bootstrap over problems: {cfg.report.bootstrap} resamples of the problems of each group, drawn with "
-            f"replacement (numpy `default_rng({cfg.report.seed})`); the interval is the {conf} % percentile interval "
-            "of the resampled statistic. Arms are compared paired: the same resampled problems for both arms. A "
-            "resample with no correct timed problem has no geomean and is left out of that interval. Each problem "
-            "counts once, by its primary sample (as in `kmosaic report`).", ""]
-    return "\n".join(out)
+    return out

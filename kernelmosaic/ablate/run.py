@@ -293,7 +293,7 @@ def _bench_config(cfg: AblateConfig):
     return BenchConfig(mode=b.mode, samples=b.samples, max_repair=rep, max_optimize=opt, backend=b.backend,
                        policy=b.policy, baselines=b.baselines, stored_hardware=b.stored_hardware,
                        concurrency=b.concurrency, warm_lanes=4 if b.device == "cuda" and b.baselines == "measure" else 0,
-                       timing=TimingConfig(n=b.timing_runs))
+                       timing=TimingConfig(n=b.timing_runs), protocol=b.protocol)
 
 
 def bench_tasks(cfg: AblateConfig):

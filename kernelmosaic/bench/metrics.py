@@ -18,13 +18,14 @@ import math
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from .._json import number as _num
 from ..data import Store
 from ..data.best import best_turn
-from ..vocab import NOT_A_VERDICT
+from ..verify.verdict import Failure, Verdict
+from ..vocab import NOT_A_VERDICT, Status
 
 FAST_PS = (0.0, 0.5, 1.0, 1.5, 2.0)
 PASS_KS = (1, 5, 10)
@@ -260,8 +261,24 @@ def _aggregate(level: int | None, all_rows: list[TaskRow], per_task_samples: lis
         n_no_verdict=len(all_rows) - n, n_infra_error_turns=sum(r.infra_error_turns for r in all_rows))
 
 
+def under_protocol(turns: list, verdicts: Mapping, protocol: str) -> list:
+    """The turns as another protocol judged them (``Store.protocol_verdicts``): each turn's
+    verdict replaced by its verdict under ``protocol``. A turn without code keeps its own (no code
+    is the same verdict under any protocol); a turn with code that has none yet is no verdict
+    (``infra_error``), so an unfinished pass is counted apart, never as incorrect."""
+    out = []
+    for t in turns:
+        v = verdicts.get((t.episode_id, t.idx))
+        if v is None and t.code:
+            v = Verdict(status=Status.INFRA_ERROR.value, backend=t.verdict.backend, policy=t.verdict.policy,
+                        task=t.verdict.task, device=t.verdict.device, protocol=protocol,
+                        error=Failure("infra", f"not judged under the {protocol} protocol yet"))
+        out.append(t if v is None else replace(t, verdict=v))
+    return out
+
+
 def compute_metrics(store: Store | str | os.PathLike, run_id: str, *,
-                    samples: int | Iterable[int] | None = None) -> RunMetrics:
+                    samples: int | Iterable[int] | None = None, protocol: str | None = None) -> RunMetrics:
     """KernelBench metrics of one run, per level and overall.
 
     * ``samples``: which sample ids to use: None (all recorded), a count ``n`` (ids ``0..n-1``)
@@ -281,6 +298,8 @@ def compute_metrics(store: Store | str | os.PathLike, run_id: str, *,
     * pass@k is reported for k in (1, 5, 10) only when every task of the group has >= k samples.
     * turns_to_first_correct: {turns used (first correct turn index + 1): problems};
       ``never_correct`` counts problems with no correct turn at all.
+    * ``protocol`` (e.g. ``kernelbench``): every number as that protocol judged the same turns
+      (:func:`under_protocol`), by the same rules; None: the verdicts the episodes ran on.
     """
     st, owned = _open(store)
     try:
@@ -299,12 +318,14 @@ def compute_metrics(store: Store | str | os.PathLike, run_id: str, *,
         for e in episodes:
             by_task.setdefault(e.task_key, []).append(e)
         cache: dict[str, int] = {}
+        judged = st.protocol_verdicts(run_id, protocol) if protocol else None
         rows: list[TaskRow] = []
         counts: dict[str, tuple[int, int]] = {}
         for key in sorted(by_task, key=lambda k: (level_order(task_level(st, k, cache)), _natural(k))):
             eps = sorted(by_task[key], key=lambda e: e.sample)
             level = task_level(st, key, cache)
-            sample_rows = [_task_row(e, st.turns(e.episode_id), level) for e in eps]
+            sample_rows = [_task_row(e, st.turns(e.episode_id) if judged is None else
+                                     under_protocol(st.turns(e.episode_id), judged, protocol), level) for e in eps]
             primary = sample_rows[0]
             primary.n_samples = len(sample_rows)
             primary.n_correct_samples = sum(r.correct for r in sample_rows)

@@ -21,12 +21,13 @@ from ..agent import LLM, EpisodeConfig
 from ..scale import generate
 from ..data import Store
 from ..task import Task, TaskError, load_kernelbench
-from ..verify import TimingConfig, Verifier
+from ..verify import TimingConfig, Verifier, VerifyRequest
+from ..vocab import PROTOCOLS, Protocol
 from .baselines import SOURCES, STORED_HARDWARE, measure_baselines, stored_baselines
 
 MODES = ("single", "agent")
 # what a resumed run must share with its first call (problems, executor and device may change)
-RESUME_MUST_MATCH = ("mode", "samples", "turns", "backend", "policy", "baselines", "stored_hardware", "timing")
+RESUME_MUST_MATCH = ("mode", "samples", "turns", "backend", "policy", "baselines", "stored_hardware", "timing", "protocol")
 
 
 def parse_problems(spec: str | None) -> set | None:
@@ -108,6 +109,10 @@ class BenchConfig:
     max_wall_s: float | None = None
     # False: only the task's own shape is checked, as KernelBench's protocol does (for comparisons)
     shape_variants: bool = True
+    # kernelbench: every turn with code is also judged by KernelBench's evaluator's semantics
+    # (verify/protocols.py) after the episodes, and recorded beside its verdict, so that one run
+    # gives the comparable score and the project's; the episodes run on the project's verdicts
+    protocol: str = "kernelmosaic"
 
     def episode_config(self) -> EpisodeConfig:
         repair, optimize = (0, 0) if self.mode == "single" else (self.max_repair, self.max_optimize)
@@ -129,6 +134,8 @@ class BenchResult:
     episodes_pending: int
     # measured but too noisy to cache (spread over the limit): each verdict times these again
     baselines_noisy: int = 0
+    # turns judged again under BenchConfig.protocol by this call
+    protocol_verdicts: int = 0
 
 
 def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Store, cfg: BenchConfig, *,
@@ -136,7 +143,7 @@ def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Sto
               on_baseline: Callable[[Task, dict | None, str | None], None] | None = None,
               on_warm: Callable[[Task, str | None], None] | None = None,
               on_start: Callable[[int, int], None] | None = None,
-              on_turn=None, on_episode=None, runner_kwargs: dict | None = None) -> BenchResult:
+              on_turn=None, on_episode=None, on_protocol=None, runner_kwargs: dict | None = None) -> BenchResult:
     """Baselines first, then every pending (task, sample) episode through the runner.
 
     ``on_start(baselines_to_measure, episodes_pending)`` is called once both are known.
@@ -152,13 +159,18 @@ def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Sto
         raise ValueError(f"mode must be one of {MODES}, not {cfg.mode!r}")
     if cfg.baselines not in SOURCES:
         raise ValueError(f"baselines must be one of {SOURCES}, not {cfg.baselines!r}")
+    if cfg.protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {PROTOCOLS}, not {cfg.protocol!r}")
+    if cfg.protocol != Protocol.KERNELMOSAIC and verifier is None:
+        raise ValueError(f"--protocol {cfg.protocol} judges the turns again with this machine's verifier: "
+                         "run it with --executor local (the Ray executor does not do it yet)")
     ep_cfg = cfg.episode_config()
     run_id = run_id or default_run_id(cfg.mode, llm.name)
     settings = {"bench": {"mode": cfg.mode, "samples": cfg.samples, "turns": [ep_cfg.max_repair, ep_cfg.max_optimize],
                           "backend": cfg.backend, "policy": cfg.policy, "baselines": cfg.baselines,
                           "stored_hardware": cfg.stored_hardware if cfg.baselines == "kernelbench" else None,
                           "timing": {"n": cfg.timing.n, "warmup": cfg.timing.warmup, "compile": cfg.timing.compile},
-                          "problems": [t.key for t in tasks],
+                          "problems": [t.key for t in tasks], "protocol": cfg.protocol,
                           "verifier_device": (verifier or executor).device,
                           "executor": executor.name if executor is not None else "local"}}
     # before anything is recorded: a bad --stored-hardware must not leave a run behind
@@ -207,5 +219,44 @@ def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Sto
     if pending:
         generate(tasks, llm, verifier, store, ep_cfg, run_id=run_id, samples=cfg.samples, concurrency=cfg.concurrency,
                  task_set=task_set, on_turn=on_turn, on_episode=on_episode, **(runner_kwargs or {}))
+    judged = 0
+    stop = (runner_kwargs or {}).get("stop")
+    if cfg.protocol != Protocol.KERNELMOSAIC and not (stop is not None and stop.is_set()):
+        judged = judge_again(tasks, verifier, store, run_id, cfg, ep_cfg, on_verdict=on_protocol, stop=stop)
     return BenchResult(run_id=run_id, tasks=len(tasks), baselines_measured=measured, baselines_cached=cached,
-                       baseline_errors=errors, episodes_pending=len(pending), baselines_noisy=noisy)
+                       baseline_errors=errors, episodes_pending=len(pending), baselines_noisy=noisy,
+                       protocol_verdicts=judged)
+
+
+def judge_again(tasks: list[Task], verifier: Verifier, store: Store, run_id: str, cfg: BenchConfig, ep_cfg,
+                *, on_verdict=None, stop=None, batch: int = 16) -> int:
+    """Every turn of the run that has code and no verdict under ``cfg.protocol`` yet, judged under
+    it and recorded beside the turn's own verdict (``Store.add_protocol_verdict``); returns how
+    many. Resumable: a batch is recorded as it finishes, and a rerun judges only what is missing.
+    The same candidates, backend and baselines (measured, KernelBench's stored ones, or none) as
+    the episodes; only the protocol differs."""
+    by_key = {t.key: t for t in tasks}
+    done = store.protocol_verdicts(run_id, cfg.protocol)
+    todo = []
+    for ep in store.episodes(run_id):
+        if ep.status == "running" or ep.task_key not in by_key:
+            continue  # an interrupted episode is judged once it has finished
+        for t in store.turns(ep.episode_id):
+            if t.code and (ep.episode_id, t.idx) not in done:
+                todo.append((ep.episode_id, t.idx, t.code, by_key[ep.task_key]))
+    n = 0
+    for lo in range(0, len(todo), batch):
+        if stop is not None and stop.is_set():
+            break
+        part = todo[lo:lo + batch]
+        reqs = [VerifyRequest(candidate=code, task=task, backend=cfg.backend, protocol=cfg.protocol, timing=ep_cfg.timing,
+                              baselines=ep_cfg.given_baselines(task.key))
+                for _, _, code, task in part]
+        for (episode_id, idx, _, task), v in zip(part, verifier.verify_many(reqs)):
+            if isinstance(v, TaskError):
+                continue  # the task is broken: its episodes' own verdicts say so already
+            store.add_protocol_verdict(episode_id, idx, v)
+            n += 1
+            if on_verdict is not None:
+                on_verdict(task, v, n, len(todo))
+    return n

@@ -17,6 +17,7 @@ from ..bench.metrics import compute_metrics
 from ..bench.run import BenchConfig, run_bench
 from ..data import Store
 from ..verify import Verifier
+from ..vocab import Protocol
 from .progress import RunProgress, stop_on_ctrl_c
 
 
@@ -38,7 +39,7 @@ def bench_with_progress(tasks, llm, cfg: BenchConfig, store_path: Path, *, devic
         stop = stack.enter_context(stop_on_ctrl_c(prog))
         res = run_bench(tasks, llm, v, store, cfg, kernelbench_dir=kernelbench_dir, run_id=run_id,
                         task_set=task_set, on_baseline=prog.on_baseline, on_warm=prog.on_warm, on_start=prog.start,
-                        on_turn=prog.on_turn, on_episode=prog.on_episode,
+                        on_turn=prog.on_turn, on_episode=prog.on_episode, on_protocol=prog.on_protocol,
                         runner_kwargs={**runner_kwargs, "stop": stop})
         failed = sum(1 for e in store.episodes(res.run_id) if e.status == "failed")
     console.print(f"run {res.run_id}: {res.tasks} problems, {res.episodes_pending} episodes run now "
@@ -47,14 +48,20 @@ def bench_with_progress(tasks, llm, cfg: BenchConfig, store_path: Path, *, devic
                   + (f" ({res.baselines_noisy} too noisy to cache, or timed on a busy machine: timed again in each verdict)" if res.baselines_noisy else ""),
                   highlight=False)
     print_summary(store_path, res.run_id, console)
+    if cfg.protocol != Protocol.KERNELMOSAIC:
+        # the same turns, judged by KernelBench's evaluator: the score to set beside published ones
+        console.print(f"{res.protocol_verdicts} turns judged under the {cfg.protocol} protocol now "
+                      "(the rest were judged before)", highlight=False)
+        print_summary(store_path, res.run_id, console, protocol=cfg.protocol)
     console.print(f"report: kmosaic report {store_path} --out report", highlight=False)
     return res.run_id, failed, stop.is_set()
 
 
-def print_summary(store_path: Path, run_id: str, console: Console) -> None:
-    m = compute_metrics(store_path, run_id)
+def print_summary(store_path: Path, run_id: str, console: Console, protocol: str | None = None) -> None:
+    m = compute_metrics(store_path, run_id, protocol=protocol)
+    title = f"{run_id} ({m.model})" + (f", judged by the {protocol} protocol" if protocol else "")
     table = Table("level", "problems", "compiled", "correct", "fast_1 eager", "fast_1 compile", "geomean eager",
-                  "pass@1", "no verdict", title=f"{run_id} ({m.model})", header_style="bold")
+                  "pass@1", "no verdict", title=title, header_style="bold")
     for lm in m.level_rows():
         table.add_row(lm.label, str(lm.n_problems), _pct(lm.compiled_pct), _pct(lm.correct_pct),
                       _pct(100 * lm.fast_p_eager.get(1.0, 0.0)), _pct(100 * lm.fast_p_compile.get(1.0, 0.0)),

@@ -15,7 +15,7 @@ from typing import Annotated, NoReturn, Optional
 import typer
 from rich.console import Console
 
-from ..vocab import Backend, Policy, StrEnum
+from ..vocab import Backend, Policy, Protocol, StrEnum
 
 out = Console(soft_wrap=True, emoji=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False)
@@ -80,6 +80,7 @@ KernelBenchDir = Annotated[Optional[str], typer.Option(envvar="KERNELBENCH_DIR",
 BackendOpt = Annotated[Optional[Backend], typer.Option(help="Default: cuda on a GPU, cpp on the CPU.")]
 DeviceOpt = Annotated[Optional[Device], typer.Option(help="Default: cuda when a GPU is present.")]
 PolicyOpt = Annotated[Policy, typer.Option(help="The rule set: strict (all compute in the candidate's kernels) | kernelbench (a custom kernel must run).")]
+ProtocolOpt = Annotated[Protocol, typer.Option(help="Which checks make the verdict: kernelmosaic (the project's) | kernelbench (KernelBench's evaluator: its trials, seeds, tolerances and mean time, no rules or other shapes; docs/bench.md lists every difference).")]
 TimingOpt = Annotated[bool, typer.Option("--timing/--no-timing", help="Time candidate, eager and torch.compile.")]
 CompileOpt = Annotated[bool, typer.Option("--compile-baseline/--no-compile-baseline", help="Also time torch.compile(Model).")]
 ProfileOpt = Annotated[bool, typer.Option("--profile/--no-profile", help="Nsight Compute metrics in the feedback of correct kernels on optimize turns (GPU; see docs/agent.md).")]

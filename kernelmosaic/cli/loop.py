@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..task import TaskError, load_kernelbench, resolve_task_spec
-from ..vocab import Policy, StrEnum
+from ..vocab import Policy, Protocol, StrEnum
 from .common import (INTERRUPTED, Adapter, ApiKey, BackendOpt, BaseUrl, CompileOpt, Concurrency, DeviceOpt, EnableThinking,
                      ExecutorKind, ExecutorOpt, ExtraBody, KernelBenchDir, LLMOptions, LoopOptions, MaxOptimize, MaxRepair, MaxTokens,
                      MaxTotalTokens, MaxWall, Model, PolicyOpt, ProfileOpt, Provider, ProviderOpt, RayAddress,
@@ -284,6 +284,7 @@ def bench(
     executor: ExecutorOpt = ExecutorKind.LOCAL,
     ray_address: RayAddress = None,
     shape_variants: Annotated[bool, typer.Option("--shape-variants/--no-shape-variants", help="Also check candidates on other input shapes; off to compare with KernelBench's own protocol, which checks one shape.")] = True,
+    protocol: Annotated[Protocol, typer.Option(help="kernelbench: after the episodes, also judge every turn by KernelBench's evaluator (docs/bench.md) and report both scores; the episodes run on the project's verdicts.")] = Protocol.KERNELMOSAIC,
 ) -> None:
     """KernelBench: baselines, then every problem x sample; rerun the same command to resume."""
     from ..bench.baselines import SOURCES
@@ -314,7 +315,10 @@ def bench(
                       baselines=baselines, stored_hardware=stored_hardware, concurrency=concurrency,
                       warm_lanes=(4 if device == "cuda" else 0) if warm_lanes is None else warm_lanes,
                       timing=TimingConfig(n=timing_runs, compile=compile_baseline), max_tokens=max_total_tokens,
-                      max_wall_s=max_wall, shape_variants=shape_variants)
+                      max_wall_s=max_wall, shape_variants=shape_variants, protocol=str(protocol))
+    if protocol != Protocol.KERNELMOSAIC and (executor != ExecutorKind.LOCAL or ray_address):
+        fail(f"--protocol {protocol} judges the turns again with this machine's verifier: use --executor local "
+             "(the Ray executor does not do it yet)")
     # the local path keeps its own verifier, which also times the baselines ahead of the episodes
     ex = make_executor(executor, device, workers, ray_address) if executor != ExecutorKind.LOCAL or ray_address else None
     try:

@@ -73,6 +73,15 @@ class RunProgress:
         self.prog.advance(self.bars["episodes"])
         self.prog.update(self.bars["episodes"], status=self._status())
 
+    def on_protocol(self, t, verdict, done: int, total: int) -> None:
+        """A turn judged again under another protocol (``bench --protocol``)."""
+        bar = self.bars.get("protocol")
+        if bar is None:
+            bar = self.bars["protocol"] = self.prog.add_task(verdict.protocol, total=total, status="")
+            self._again = 0
+        self._again += int(verdict.correct)
+        self.prog.update(bar, completed=done, status=f"{self._again} correct under {verdict.protocol}'s protocol")
+
     def stopping(self) -> None:
         if "episodes" in self.bars:
             self.prog.update(self.bars["episodes"], status=self._status() + " (stopping)")

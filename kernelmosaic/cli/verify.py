@@ -10,8 +10,8 @@ import typer
 from rich.table import Table
 
 from ..task import TaskError, load_kernelbench, resolve_task_spec
-from ..vocab import Policy, Status
-from .common import (USAGE_ERROR, BackendOpt, CompileOpt, DeviceOpt, KernelBenchDir, PolicyOpt, TimingOpt, device_backend,
+from ..vocab import Policy, Protocol, Status
+from .common import (USAGE_ERROR, BackendOpt, CompileOpt, DeviceOpt, KernelBenchDir, PolicyOpt, ProtocolOpt, TimingOpt, device_backend,
                      err, fail, out, positive, read_source)
 
 
@@ -30,6 +30,7 @@ def verify(
     backend: BackendOpt = None,
     device: DeviceOpt = None,
     policy: PolicyOpt = Policy.STRICT,
+    protocol: ProtocolOpt = Protocol.KERNELMOSAIC,
     json_out: Annotated[bool, typer.Option("--json", help="Print one Verdict JSON object.")] = False,
     trials: Annotated[int, typer.Option(min=1, help="Correctness trials, each with fresh seeded inputs.")] = 5,
     seed: Annotated[Optional[int], typer.Option(help="Base seed (default: fresh random seeds, recorded in the verdict).")] = None,
@@ -58,12 +59,20 @@ def verify(
     except TaskError as e:
         task_error(e, json_out)
     tol = {k: v for k, v in (("atol", atol), ("rtol", rtol)) if v is not None}
+    if protocol == Protocol.KERNELBENCH:
+        fixed = [f for f, given in (("--atol", atol is not None), ("--rtol", rtol is not None), ("--seed", seed is not None),
+                                    ("--trials", trials != 5), ("--timing-runs", n_timing != 30), ("--precision", precision is True))
+                 if given]
+        if fixed:
+            fail(f"{', '.join(fixed)}: fixed by --protocol kernelbench (KernelBench's 5 trials from seed 42, its tolerances, "
+                 "100 timed calls, no precision check)")
     timeouts = {p: timeout for p in ("check", "time", "load")} if timeout else None
     req = VerifyRequest(
         candidate=src, task=t, backend=backend, policy=str(policy), trials=trials, seed=seed, tolerances=tol,
         timing=TimingConfig(enabled=timing, n=n_timing, compile=compile_baseline, refresh=refresh_baselines),
         precision=precision,
         shape_variants=shape_variants,
+        protocol=str(protocol),
     )
     # a cold run takes up to a minute (process start, builds, baselines): say what is going on,
     # on stderr so that --json output stays one object
@@ -113,7 +122,9 @@ STYLE = {Status.CORRECT: "bold green", Status.INCORRECT: "bold red", Status.COMP
 
 def render_verdict(v, candidate: str = "") -> None:
     out.print(f"[{STYLE.get(v.status, 'bold')}]{v.status.upper()}[/]  {candidate} vs {v.task}  "
-              f"[dim](backend {v.backend}, policy {v.policy}, device {v.device}, {len(v.seeds)} trials)[/]")
+              f"[dim](backend {v.backend}, policy {v.policy}, "
+              + (f"protocol {v.protocol}, " if v.protocol != Protocol.KERNELMOSAIC else "")
+              + f"device {v.device}, {len(v.seeds)} trials)[/]")
     if v.error:
         out.print(f"[bold]{v.error.kind or 'error'}:[/] ", end="")
         out.print(v.error.message, markup=False, highlight=False)

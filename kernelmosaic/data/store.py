@@ -37,7 +37,7 @@ from .._json import number as _real  # a number for a REAL column; None for miss
 from ..verify.verdict import Verdict
 from .schema import EPISODE_STATUSES, FIXABLE, STAGES, EpisodeRecord, RunRecord, TurnRecord, episode_key, finite
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _SCHEMA_TABLE = "km_schema"
 
 
@@ -125,6 +125,15 @@ _MIGRATIONS: dict[int, list] = {
     # an export can keep or drop it. Null for every turn recorded before, and a turn's digest
     # leaves the field out when it is null, so no digest changes.
     3: ["ALTER TABLE turns ADD COLUMN reasoning TEXT"],
+    # Version 4. A turn judged again under another protocol (``kmosaic bench --protocol
+    # kernelbench``: KernelBench's evaluator), beside the verdict the episode ran on, which it
+    # never replaces: the agent's feedback, the best turn and the export stay the project's.
+    4: ["""CREATE TABLE protocol_verdicts (
+            episode_id TEXT NOT NULL, idx INTEGER NOT NULL, protocol TEXT NOT NULL,
+            status TEXT NOT NULL, correct INTEGER NOT NULL, speedup_eager REAL, speedup_compile REAL,
+            json TEXT NOT NULL, created_at REAL NOT NULL,
+            PRIMARY KEY (episode_id, idx, protocol),
+            FOREIGN KEY (episode_id, idx) REFERENCES turns(episode_id, idx))"""],
 }
 
 
@@ -447,6 +456,36 @@ class Store:
                  _real(timing.get("speedup_eager")), _real(timing.get("speedup_compile")),
                  _real(timing.get("candidate_ms")), v.get("backend"), v.get("policy"), _dumps(v)))
             conn.execute("UPDATE episodes SET n_turns=n_turns+1 WHERE episode_id=?", (turn.episode_id,))
+
+    def add_protocol_verdict(self, episode_id: str, idx: int, verdict: Verdict) -> None:
+        """Records a recorded turn's verdict under another protocol (``verdict.protocol``), in one
+        transaction. Idempotent like :meth:`add_turn`: the same verdict again is a no-op; another
+        verdict for the same turn and protocol raises StoreError (the first one recorded stands:
+        a second timing of the same code differs, and a report must not change under a reader)."""
+        if not isinstance(verdict, Verdict):
+            raise StoreError("verdict must be a Verdict")
+        v = verdict.to_dict()
+        text, timing = _dumps(v), v.get("timing") or {}
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM turns WHERE episode_id=? AND idx=?", (episode_id, idx)).fetchone() is None:
+                raise StoreError(f"no turn {idx} of episode {episode_id!r}")
+            old = conn.execute("SELECT json FROM protocol_verdicts WHERE episode_id=? AND idx=? AND protocol=?",
+                               (episode_id, idx, verdict.protocol)).fetchone()
+            if old is not None:
+                if old["json"] != text:
+                    raise StoreError(f"turn {idx} of {episode_id!r} already has a {verdict.protocol} verdict")
+                return
+            conn.execute("INSERT INTO protocol_verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (episode_id, idx, verdict.protocol, verdict.status, int(verdict.correct),
+                          _real(timing.get("speedup_eager")), _real(timing.get("speedup_compile")), text, time.time()))
+
+    def protocol_verdicts(self, run_id: str, protocol: str) -> dict[tuple[str, int], Verdict]:
+        """Every verdict of the run's turns under ``protocol``, by (episode id, turn index)."""
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT p.episode_id, p.idx, p.json FROM protocol_verdicts p JOIN episodes e USING (episode_id) "
+                "WHERE e.run_id=? AND p.protocol=?", (run_id, protocol)).fetchall()
+        return {(r["episode_id"], r["idx"]): Verdict.from_dict(json.loads(r["json"])) for r in rows}
 
     def turns(self, episode_id: str) -> list[TurnRecord]:
         with self._guard():

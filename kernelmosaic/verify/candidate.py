@@ -196,7 +196,9 @@ class Runner:
         self._wrap_triton_kernels(mod)
         t1 = time.perf_counter()
         try:
-            with torch.device(self.device):
+            # cpu_init: built on the CPU and then moved, as KernelBench builds it (protocols.py):
+            # the CPU generator's weights, not the GPU's
+            with contextlib.nullcontext() if msg.get("cpu_init") else torch.device(self.device):
                 torch.manual_seed(msg["seed"])
                 model = cls(*msg["init"])
             if isinstance(model, torch.nn.Module):
@@ -353,6 +355,8 @@ class Runner:
             else:
                 with torch.no_grad():
                     out = self.model(*args)
+            if msg.get("device_sync") and self.is_cuda:
+                self.sync()  # KernelBench's protocol: the whole device, before the output is read
             metas = self._copy_out(out, outs, slot["inputs"])
             if diag:
                 ev[1].record()

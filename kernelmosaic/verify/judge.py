@@ -19,6 +19,7 @@ and baselines are timed through the same channel by a process that never ran can
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -35,7 +36,7 @@ from pathlib import Path
 
 import torch
 
-from . import libs, precision, quiet, sandbox, streams
+from . import libs, precision, protocols, quiet, sandbox, streams
 from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
 from .channel import SharedBuffer, dtype_name
 from . import infra
@@ -196,6 +197,9 @@ class Judge:
         self.emit = emit
         self.device = torch.device(spec.device)
         self.is_cuda = self.device.type == "cuda"
+        # KernelBench's evaluator's semantics (protocols.py): its seeds, weights, inputs and
+        # tolerances, no rules, no other shapes, no checks of the timed calls, a mean
+        self.kb = protocols.is_kernelbench(spec.protocol)
         self.phases: dict[str, float] = {}
         self.notes: list[str] = []
         # the shape variants tried (variants.py): each mode, what it changed, what the reference refused
@@ -264,6 +268,8 @@ class Judge:
 
     def init_inputs(self, mod) -> list:
         try:
+            if self.kb:
+                torch.manual_seed(protocols.KB_SEED)
             init = mod.get_init_inputs()
         except BaseException as e:  # noqa: BLE001
             raise TaskProblem(f"get_init_inputs() raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
@@ -273,8 +279,9 @@ class Judge:
 
     def build_reference(self, mod, init):
         try:
-            with torch.device(self.device):
-                torch.manual_seed(self.spec.seeds[0])
+            # KernelBench builds Model on the CPU after seed 42, then moves it
+            with contextlib.nullcontext() if self.kb else torch.device(self.device):
+                torch.manual_seed(protocols.KB_SEED if self.kb else self.spec.seeds[0])
                 ref = mod.Model(*clone(init))
         except BaseException as e:  # noqa: BLE001
             raise (self.own_failure(e, "building the reference Model")
@@ -283,7 +290,9 @@ class Judge:
 
     def make_inputs(self, mod, seed: int) -> list:
         try:
-            with torch.device(self.device):
+            # KernelBench's get_inputs() makes its tensors where the task says (the CPU, mostly),
+            # from the CPU generator, and then moves them: other values than made on the GPU
+            with contextlib.nullcontext() if self.kb else torch.device(self.device):
                 torch.manual_seed(seed)
                 inputs = mod.get_inputs()
         except BaseException as e:  # noqa: BLE001
@@ -474,6 +483,8 @@ class Judge:
                "module": f"kmosaic_{'candidate' if class_name == 'ModelNew' else 'reference'}", "class_name": class_name,
                "seed": self.spec.seeds[0] if self.spec.seeds else 0, "init": init, "params": params,
                "compile": compile_model, "import_only": import_only}
+        if self.kb:
+            msg.update(seed=protocols.KB_SEED, cpu_init=True)  # as KernelBench builds its models
         return proc.request(msg, on_build=self.on_build, what="loading")
 
     def load_with_params(self, proc: CandidateProcess, ref, init) -> dict:
@@ -481,7 +492,7 @@ class Judge:
         (a pickle of a large model's weights would cost seconds, and gigabytes twice)."""
         shared: dict[str, SharedBuffer] = {}
         try:
-            if isinstance(ref, torch.nn.Module):
+            if isinstance(ref, torch.nn.Module) and not self.kb:
                 for n, t in list(ref.named_parameters()) + list(ref.named_buffers()):
                     if t.device.type == self.device.type and t.numel():
                         b = shared[n] = SharedBuffer(t.shape, t.dtype, self.device)
@@ -491,6 +502,8 @@ class Judge:
                    "class_name": "ModelNew", "seed": self.spec.seeds[0], "init": init, "compile": False,
                    "import_only": False, "params": {n: b.desc() for n, b in shared.items()},
                    **self.budget_message()}
+            if self.kb:  # ModelNew's own weights, made on the CPU after seed 42, as KernelBench makes them
+                msg.update(seed=protocols.KB_SEED, params={}, cpu_init=True)
             return proc.request(msg, [b.fd for b in shared.values() if b.fd is not None], on_build=self.on_build,
                                 what="loading")
         finally:
@@ -507,6 +520,8 @@ class Judge:
 
     def call(self, s: Slot, mode: str, what: str, proc: CandidateProcess | None = None, wait_ms: float = 0.0) -> dict:
         msg = {"op": "call", "slot": s.name, "mode": mode, "what": what}
+        if self.kb:
+            msg["device_sync"] = True  # KernelBench synchronises the device before it compares
         if wait_ms:
             msg["wait_ms"] = wait_ms
         if self.spec.timing.diagnostics and mode in ("timed", "null"):
@@ -586,6 +601,11 @@ class Judge:
         self.screen(reply, f"after {what}")
         out = self.outputs(s, reply, ref_out, trial)
         self._last_out = out
+        if self.kb:  # KernelBench compares the output and nothing else
+            mm = self.mismatch(ref_out, out, trial)
+            if mm is not None:
+                mm["seed"] = seed
+            return mm, reply
         if not same(s.inputs_view(), inputs):
             self.rejections.append({"rule": "writes_inputs", "detail": f"{what}: the candidate modified its input tensors"})
             raise JobFailed("rejected", "rule", "the candidate wrote into its inputs")
@@ -653,6 +673,8 @@ class Judge:
         t = next((x for x in flatten(cases[0][1]) if isinstance(x, torch.Tensor)), None)
         self.tolerances = default_tolerances(t.dtype if t is not None else torch.float32)
         self.tolerances.update({k: v for k, v in (self.spec.tolerances or {}).items() if v is not None})
+        if self.kb:
+            self.tolerances["rel_norm"] = None  # torch.allclose alone
         if len(seeds) >= 2:
             # a task whose output ignores its inputs lets any constant pass: flag it first
             cases[1] = self.reference_case(mod, ref, seeds[1])
@@ -675,6 +697,11 @@ class Judge:
                 self.precision = precision.check(ref, inputs, ref_out, self._last_out, self.device, trial=trial, seed=seed)
             self._last_out = None
             del inputs, ref_out
+        if self.kb:
+            self.notes.append("protocol kernelbench: KernelBench's trials, seeds, weights and tolerances; no rules, no "
+                              "instrumented call, no other shapes, no precision oracle")
+            self.phases["check"] = round(time.perf_counter() - t0, 4)
+            return
         # the instrumented call: one more call with the same kind of inputs, observed
         inputs, ref_out = self.reference_case(mod, ref, seeds[0] ^ 0x2545F491)
         s = self.slot("check", inputs, ref_out)
@@ -973,7 +1000,7 @@ class Judge:
                 self.diag_phase = ""
                 e, sp, k = self.steady_times(proc, sets, overhead, "eager", flush, attempts)
                 e = self.less_long_call(proc, e, "eager")
-                out.update(eager_ms=self.resolved(statistics.median(e), "eager"), eager_cv=cv(e), eager_spread=sp,
+                out.update(eager_ms=self.resolved(self.statistic(e), "eager"), eager_cv=cv(e), eager_spread=sp,
                            attempts=k)
             if need_compile:
                 try:
@@ -982,7 +1009,7 @@ class Judge:
                         raise TaskProblem(str(r.get("message")))
                     c, sp, k = self.steady_times(proc, sets, overhead, "torch.compile", flush, attempts)
                     c = self.less_long_call(proc, c, "compile")
-                    out.update(compile_ms=self.resolved(statistics.median(c), "torch.compile"), compile_cv=cv(c),
+                    out.update(compile_ms=self.resolved(self.statistic(c), "torch.compile"), compile_cv=cv(c),
                                compile_spread=sp, attempts=max(k, out.get("attempts") or 0))
                 except (TaskProblem, JobFailed) as t:
                     out["compile_ms"] = None
@@ -1023,10 +1050,10 @@ class Judge:
         self.diag_phase = ":after_load"
         overhead = self.overhead_after_load(self.cand, sets, overhead, flush)
         self.diag_phase = ""
-        raw_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=True)
+        raw_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=not self.kb)
         cand_ms = self.less_long_call(self.cand, raw_ms, "candidate")
         cond = quiet.conditions(self._cpu0, quiet.cpu_sample(os.getppid()))
-        result = {"candidate_ms": self.resolved(statistics.median(cand_ms), "the candidate"), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
+        result = {"candidate_ms": self.resolved(self.statistic(cand_ms), "the candidate"), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
                   "speedup_compile": None, "cv": cv(cand_ms), "n": len(cand_ms), "overhead_ms": round(overhead, 5),
                   "checked_calls": checked, "sampled_calls": sampled, "clock": "judge host clock, round trip to a private copy of the output, "
                   "less the empty-call overhead"}
@@ -1053,7 +1080,7 @@ class Judge:
         for base in ("eager", "compile"):
             b = result.get(f"{base}_ms")
             result[f"speedup_{base}"] = (b / result["candidate_ms"]) if b and result["candidate_ms"] > 0 else None
-        floor = self.speed_of_light(ref, sets[0][0])
+        floor = None if self.kb else self.speed_of_light(ref, sets[0][0])
         if floor is not None:
             result["floor_ms"] = floor
             # the calibrated overhead is a median and can overshoot for a fast kernel: judge the
@@ -1066,6 +1093,11 @@ class Judge:
                                         "measured bandwidth, FLOPs over measured peak)"})
         self.phases["time"] = round(time.perf_counter() - t0, 4)
         return result
+
+    def statistic(self, times: list[float]) -> float:
+        """The time a verdict reports: the median (robust to the odd slow call), or the mean
+        (KernelBench's; ``TimingConfig.statistic``)."""
+        return statistics.mean(times) if self.spec.timing.statistic == "mean" else statistics.median(times)
 
     def resolved(self, ms: float, what: str) -> float:
         """A median time after the empty call's cost is taken off. One within that cost's noise is
@@ -1243,6 +1275,7 @@ class Judge:
                 result["timing"] = self.timing(mod, ref, init, overhead, sets, flush)
                 if self.rejections:
                     raise JobFailed("rejected", "rule", "; ".join(r["rule"] for r in self.rejections))
+            if timing_on and not self.kb:
                 # a candidate must still be right after many calls
                 post = self.spec.timing_seeds[-1] ^ 0x5F3759DF
                 inputs, ref_out = self.reference_case(mod, ref, post)

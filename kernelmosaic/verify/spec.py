@@ -43,6 +43,9 @@ class TimingConfig:
     # GPU: also take off the extra a long call pays over an empty one (judge.Judge.calibrate_waits),
     # measured before any candidate code is loaded with empty calls that wait on the GPU
     long_call_calibration: bool = True
+    # the time a verdict reports: the median of the timed calls, or their mean (KernelBench's;
+    # protocols.py)
+    statistic: str = "median"
 
 
 @dataclass
@@ -69,6 +72,8 @@ class JobSpec:
     shape_variants: bool = True
     # the float64 oracle's precision check (precision.py): None = on under strict, off under kernelbench
     precision: bool | None = None
+    # kernelmosaic | kernelbench (protocols.py): which checks make the verdict
+    protocol: str = "kernelmosaic"
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

@@ -201,6 +201,8 @@ class Verdict:
     # constant's name, a tuple element (``input_shape[0]``) or a literal (``get_inputs@L12:C30``).
     # Empty when none was tried (JobSpec.shape_variants off, or no size to vary: ``notes`` says).
     shape_variants: list[dict[str, Any]] = field(default_factory=list)
+    # kernelmosaic (the project's checks) or kernelbench (KernelBench's evaluator: protocols.py)
+    protocol: str = "kernelmosaic"
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -232,6 +234,8 @@ class Verdict:
             # absent where the check did not run, so that a verdict without it reads (and hashes,
             # in the store's turn digests) exactly as verdicts written before the field existed
             del d["precision"]
+        if d["protocol"] == "kernelmosaic":
+            del d["protocol"]  # the same, for verdicts of the default protocol
         return finite(d)
 
     def to_json(self, indent: int | None = None) -> str:

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..task import Task, TaskError
+from ..vocab import PROTOCOLS
 from .machine import cpu_name
+from . import protocols
 from .policy import check_candidate
 from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, run_one_off
 from .spec import BASELINE_PROVENANCE as _PROVENANCE, JobSpec, TimingConfig
@@ -53,6 +55,9 @@ class VerifyRequest:
     # the checks on other input shapes (variants.py); off only to compare with protocols that
     # check the task's one shape (KernelBench's own), and the verdict's notes then say so
     shape_variants: bool = True
+    # kernelmosaic (the project's checks) or kernelbench (KernelBench's evaluator's semantics, for
+    # comparable scores: protocols.py, which sets the fields above that it fixes)
+    protocol: str = "kernelmosaic"
 
 
 def default_cache_dir() -> Path:
@@ -212,26 +217,32 @@ class Verifier:
                 raise ValueError(f"unknown policy {r.policy!r} (choose from {', '.join(POLICIES)})")
             if r.trials < 1:
                 raise ValueError("trials must be at least 1")
+            if r.protocol not in PROTOCOLS:
+                raise ValueError(f"unknown protocol {r.protocol!r} (choose from {', '.join(PROTOCOLS)})")
         if self.device == "cuda" and any(r.timing.enabled for r in reqs):
             self._ensure_ceilings()
         futures = [self._builds.submit(self._one, r) for r in reqs]
         return [f.result() for f in futures]
 
-    def baseline(self, task: Task, timing: TimingConfig | None = None, *, use_cache: bool = True) -> dict:
+    def baseline(self, task: Task, timing: TimingConfig | None = None, *, use_cache: bool = True,
+                 protocol: str = "kernelmosaic") -> dict:
         """Eager and torch.compile times of ``task`` on this machine, by the verifier's timing
-        protocol, cached per (task, device, torch, timing settings). Raises TaskError."""
-        timing = timing or TimingConfig()
-        req = VerifyRequest(candidate="", task=task, timing=timing)
+        protocol (or KernelBench's: ``protocol``), cached per (task, device, torch, timing
+        settings). Raises TaskError."""
+        req = protocols.apply(VerifyRequest(candidate="", task=task, timing=timing or TimingConfig(), protocol=protocol))
+        timing = req.timing
         key = self._baseline_key(req)
-        hit = self.cached_baseline(task, timing) if use_cache and not timing.refresh else None
+        hit = self.cached_baseline(task, timing, protocol=protocol) if use_cache and not timing.refresh else None
         if hit:
             return {**hit, "cached": True}
         if self.device == "cuda":
             self._ensure_ceilings()
         rng = random.Random(secrets.randbits(31))
-        job = JobSpec(kind="baseline", device=self.device, reference=task.source, seeds=[rng.randrange(1, 2**31 - 1)],
-                      timing_seeds=[rng.randrange(1, 2**31 - 1) for _ in range(2)], build_dir=str(self.build_dir),
-                      timing=timing)
+        kb = protocols.is_kernelbench(protocol)
+        job = JobSpec(kind="baseline", device=self.device, reference=task.source,
+                      seeds=[protocols.KB_SEED] if kb else [rng.randrange(1, 2**31 - 1)],
+                      timing_seeds=[protocols.KB_SEED] if kb else [rng.randrange(1, 2**31 - 1) for _ in range(2)],
+                      build_dir=str(self.build_dir), timing=timing, protocol=req.protocol)
         out = self.pool.run(job, self.timeouts)
         if out.failure is not None:
             raise TaskError(task.path or task.key, f"timing the reference failed: {out.message}")
@@ -269,11 +280,12 @@ class Verifier:
         return Target(name=str(c.get("name") or self._device_name), sms=c.get("sms"), bandwidth_gbs=c.get("bandwidth_gbs"),
                       peak_tflops=c.get("peak_tflops"))
 
-    def cached_baseline(self, task: Task, timing: TimingConfig | None = None) -> dict | None:
+    def cached_baseline(self, task: Task, timing: TimingConfig | None = None, protocol: str = "kernelmosaic") -> dict | None:
         """The cached eager/torch.compile times of ``task`` for this machine and timing settings,
         or None when :meth:`baseline` would have to measure them."""
-        timing = timing or TimingConfig()
-        hit = self._steady(self.baselines.get(self._baseline_key(VerifyRequest(candidate="", task=task, timing=timing))))
+        req = protocols.apply(VerifyRequest(candidate="", task=task, timing=timing or TimingConfig(), protocol=protocol))
+        timing = req.timing
+        hit = self._steady(self.baselines.get(self._baseline_key(req)))
         if hit and "eager_ms" in hit and ("compile_ms" in hit or not timing.compile):
             return hit
         return None
@@ -281,19 +293,23 @@ class Verifier:
     # -- internals -------------------------------------------------------------------------
     def _one(self, req: VerifyRequest) -> Verdict | TaskError:
         t0 = time.monotonic()
+        req = protocols.apply(req)
+        kb = protocols.is_kernelbench(req.protocol)
         base_seed = req.seed if req.seed is not None else secrets.randbits(31)
         rng = random.Random(base_seed)
         seeds = [rng.randrange(1, 2**31 - 1) for _ in range(req.trials)]
         timing_seeds = [rng.randrange(1, 2**31 - 1) for _ in range(2)]
+        if kb:
+            seeds, timing_seeds = list(protocols.KB_TRIAL_SEEDS), [protocols.KB_SEED]
         verdict = Verdict(
             status="invalid_candidate", backend=req.backend, policy=req.policy, task=req.task.key,
-            device=self.device, seeds=seeds,
+            device=self.device, seeds=seeds, protocol=req.protocol,
         )
         static = check_candidate(req.candidate, req.backend, req.policy)
         if static.invalid:
             verdict.error = Failure("invalid_candidate", static.invalid)
             return verdict
-        if static.rejections:
+        if static.rejections and not kb:  # KernelBench has no rules on how a kernel computes
             verdict.status = "rejected"
             verdict.rejections = [Rejection(**r) for r in static.rejections]
             verdict.error = Failure("rule", "static rules: " + ", ".join(sorted({r["rule"] for r in static.rejections})))
@@ -306,6 +322,7 @@ class Verifier:
             ceilings=self._ceilings,
             precision=req.precision,
             shape_variants=req.shape_variants,
+            protocol=req.protocol,
         )
         build_s = 0.0
         if self.device == "cuda" and req.backend in _PREBUILT_BACKENDS:
@@ -393,7 +410,10 @@ class Verifier:
         # lc: GPU times with the long-call excess taken off (TimingConfig.long_call_calibration)
         # are not the same measure as those without
         lc = "|lc" if self.device == "cuda" and req.timing.long_call_calibration else ""
-        return f"{req.task.sha256}|{self.device}|{self._device_name}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}{lc}"
+        # a mean is not a median; KernelBench's protocol also makes its inputs its own way
+        how = "" if req.timing.statistic == "median" else f"|{req.timing.statistic}"
+        how += "|kb" if protocols.is_kernelbench(req.protocol) else ""
+        return f"{req.task.sha256}|{self.device}|{self._device_name}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}{lc}{how}"
 
     @staticmethod
     @functools.lru_cache(maxsize=1)
@@ -440,7 +460,7 @@ class Verifier:
         env = r.get("env") or {}
         verdict = Verdict(
             status=r["status"], backend=verdict.backend, policy=verdict.policy, task=verdict.task, device=verdict.device,
-            seeds=verdict.seeds, compiled=bool(r.get("compiled")), error=r.get("error"), mismatch=r.get("mismatch"),
+            seeds=verdict.seeds, protocol=verdict.protocol, compiled=bool(r.get("compiled")), error=r.get("error"), mismatch=r.get("mismatch"),
             rejections=r.get("rejections") or [], timing=r.get("timing"), tolerances=r.get("tolerances") or {},
             phases_s=r.get("phases_s") or {}, notes=r.get("notes") or [],
             env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"),
