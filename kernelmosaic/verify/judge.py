@@ -566,7 +566,7 @@ class Judge:
             if m.get("type") != "tensor":
                 reason = f"{where}expected a tensor, got {m.get('cls')}"
                 raise JobFailed("incorrect", "mismatch", f"trial {trial}: {reason}", mismatch={"reason": reason, "trial": trial})
-            if m.get("cls") not in ("Tensor", "Parameter"):
+            if m.get("cls") not in ("Tensor", "Parameter") and not self.kb:  # its values cross all the same
                 self.rejections.append({"rule": "tensor_subclass", "detail": f"the output is a {m.get('cls')}, not a plain torch.Tensor"})
                 raise JobFailed("rejected", "rule", "the candidate returned a tensor subclass")
             reason = None
@@ -598,7 +598,8 @@ class Judge:
         self.sync()
         reply = self.call(s, "check", what)
         self.fail_from_reply(reply)
-        self.screen(reply, f"after {what}")
+        if not self.kb:  # patching its own runtime is no rule of KernelBench's, nor a reach into the judge's
+            self.screen(reply, f"after {what}")
         out = self.outputs(s, reply, ref_out, trial)
         self._last_out = out
         if self.kb:  # KernelBench compares the output and nothing else

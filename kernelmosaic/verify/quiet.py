@@ -13,10 +13,11 @@ on one machine share it. A second file beside it is a turnstile that lets a wait
 first: the judge holds it exclusive while it waits for the lock, and a start passes through it
 (shared, at once released) before each of its GPU steps, so a judge waits for the steps under
 way, never for a stream of starts that keep the shared lock held between them. Only the steps
-that disturb a timed kernel take the lock (candidate.main; benchmarks/start_interference.py). A sandboxed process gets the lock's descriptor from its parent, uses it
-during its start (trusted code: nothing of the candidate is loaded yet), then unlocks and closes
-it. The lock guards the fidelity of times, not the verdict: a process that never let go would
-only make the judge wait ``WAIT_S`` and then time anyway, with a note saying so.
+that disturb a timed kernel take the lock (candidate.main; benchmarks/start_interference.py).
+A sandboxed process gets the lock's descriptors from its parent, uses them during its start
+(trusted code: nothing of the candidate is loaded yet), then unlocks and closes them. The lock
+guards the fidelity of times, not the verdict: a process that never let go would only make the
+judge wait ``WAIT_S`` and then time anyway, with a note saying so.
 """
 
 from __future__ import annotations

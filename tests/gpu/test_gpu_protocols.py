@@ -1,0 +1,74 @@
+"""--protocol kernelbench on the GPU (kernelmosaic/verify/protocols.py): KernelBench's evaluator's
+semantics across the trust boundary. What differs from the CPU tests (tests/test_protocols.py):
+weights and inputs made by the CPU generator and moved to the GPU, a device-wide sync before the
+output is read, and timing by a mean of 100 calls.
+
+    KERNELBENCH_DIR=... python -m pytest -m gpu tests/gpu/test_gpu_protocols.py -v
+
+Each verdict is appended to $KMOSAIC_RESULTS when set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, KERNELBENCH
+from kernelmosaic.task import load_task
+from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+from kernelmosaic.verify import protocols
+from kernelmosaic.verify.pool import detect_gpus
+
+pytestmark = pytest.mark.gpu
+
+HERE = Path(__file__).resolve().parent
+OFF = TimingConfig(enabled=False)
+
+
+def record(name: str, verdict) -> None:
+    path = os.environ.get("KMOSAIC_RESULTS")
+    if path:
+        with open(path, "a") as f:
+            f.write(json.dumps({"case": name, **verdict.to_dict()}) + "\n")
+
+
+@pytest.fixture(scope="module")
+def gpu():
+    if not detect_gpus():
+        pytest.skip("no NVIDIA GPU")
+    v = Verifier(device="cuda", timeouts={"check": 120, "time": 300})
+    yield v
+    v.close()
+
+
+def test_side_stream_work_is_rejected_here_and_waited_for_under_kernelbench(gpu):
+    """A ReLU left on a side stream with no ordering back: the project's protocol rejects it
+    (unsynchronized_output, from the profiler's records); KernelBench synchronises the whole
+    device before it compares, so under its protocol the same kernel is correct."""
+    relu = load_task(DATA / "tasks" / "relu.py")
+    src = (DATA / "gpu" / "relu_nvrtc_side_stream.py").read_text()
+    ours, kb = gpu.verify_many([VerifyRequest(candidate=src, task=relu, backend="nvrtc", timing=OFF),
+                                VerifyRequest(candidate=src, task=relu, backend="nvrtc", timing=OFF, protocol="kernelbench")])
+    record("side_stream kernelmosaic", ours)
+    record("side_stream kernelbench", kb)
+    assert ours.status == "rejected", (ours.status, ours.error)
+    assert kb.status == "correct", (kb.status, kb.error)
+
+
+def test_gold_kernels_under_kernelbench_timed_by_a_mean(gpu):
+    """Every gold kernel (nvrtc) is correct under KernelBench's protocol too, with its weights
+    made on the CPU after seed 42 (nothing copied), and times a mean of 100 calls."""
+    if not (KERNELBENCH / "level1").is_dir():
+        pytest.skip("KernelBench problems not available (set KERNELBENCH_DIR)")
+    gold = json.loads((HERE / "kernels" / "manifest.json").read_text())["gold"]
+    reqs = [VerifyRequest(candidate=(HERE / "kernels" / g["dir"] / "nvrtc.py").read_text(), task=load_task(KERNELBENCH / g["file"]),
+                          backend="nvrtc", protocol="kernelbench", timing=TimingConfig(compile=False)) for g in gold]
+    for g, v in zip(gold, gpu.verify_many(reqs)):
+        record(f"gold {g['task']} kernelbench", v)
+        assert v.status == "correct", (g["task"], v.status, v.error)
+        assert v.protocol == "kernelbench" and v.seeds == list(protocols.KB_TRIAL_SEEDS)
+        assert v.timing.n == protocols.KB_TIMED_CALLS and v.timing.candidate_ms > 0 and v.timing.speedup_eager
+        assert not any("copied" in n for n in v.notes)
