@@ -215,3 +215,11 @@ def test_protocol_kernelbench_reports_both_scores(kb, tmp_path):
         # the episodes' own verdicts are untouched
         eps = {e.task_key: e for e in st.episodes(rid)}
         assert st.turns(eps[SCALE].episode_id)[0].verdict.status == "correct"
+    # the report shows both tables
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "report", str(db), "--out", str(tmp_path / "rep")],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Summary per level, judged by KernelBench's protocol" in md
+    assert "| L1 | bench-single-scripted-coder | 2 | 50.0% | 50.0% |" in md and "| L1 | bench-single-scripted-coder | 2 | 50.0% | 0.0% |" in md
+    assert "judged by KernelBench&#x27;s protocol" in (tmp_path / "rep" / "report.html").read_text()

@@ -90,6 +90,7 @@ def test_kernelbench_times_a_mean_of_100_calls(cpu_verifier):
                                           timing=TimingConfig(enabled=True, n=5, compile=False)))
     assert v.status == "correct", v.error
     assert v.timing.n == 100 and v.timing.checked_calls == 0  # KernelBench checks no timed call
+    assert v.timing.statistic == "mean" and v.to_dict()["timing"]["statistic"] == "mean"
     assert v.timing.eager_ms is not None and v.timing.speedup_eager is not None
 
 
@@ -106,3 +107,15 @@ def test_cli_protocol_kernelbench(tmp_path):
                        text=True, timeout=120)
     assert r.returncode == 2 and "--atol, --trials: fixed by --protocol kernelbench" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_default_verdicts_read_as_before():
+    """The new fields stay out of a default verdict's record, so the store's digests of turns
+    written before them still match when a resumed run adds the same turn again."""
+    from kernelmosaic.verify.verdict import Verdict
+
+    d = Verdict(status="correct", backend="cpp", policy="strict", task="t", device="cpu", timing={"candidate_ms": 1.0}).to_dict()
+    assert "protocol" not in d and "statistic" not in d["timing"]
+    kb = Verdict(status="correct", backend="cpp", policy="kernelbench", task="t", device="cpu", protocol="kernelbench",
+                 timing={"candidate_ms": 1.0, "statistic": "mean"})
+    assert Verdict.from_dict(kb.to_dict()) == kb

@@ -142,7 +142,7 @@ def render_verdict(v, candidate: str = "") -> None:
     if v.timing:
         tm = v.timing
         table = Table(show_header=True, header_style="bold", box=None)
-        for col in ("", "median ms", "speedup"):
+        for col in ("", f"{v.timing.statistic} ms", "speedup"):
             table.add_column(col)
         table.add_row("candidate", _ms(tm.candidate_ms), "")
         table.add_row("eager", _ms(tm.eager_ms), _x(tm.speedup_eager))

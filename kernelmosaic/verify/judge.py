@@ -1057,7 +1057,7 @@ class Judge:
         result = {"candidate_ms": self.resolved(self.statistic(cand_ms), "the candidate"), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
                   "speedup_compile": None, "cv": cv(cand_ms), "n": len(cand_ms), "overhead_ms": round(overhead, 5),
                   "checked_calls": checked, "sampled_calls": sampled, "clock": "judge host clock, round trip to a private copy of the output, "
-                  "less the empty-call overhead"}
+                  "less the empty-call overhead", "statistic": self.spec.timing.statistic}
         t_base = time.perf_counter()
         b = self.baselines(mod, init, sets, flush)
         prov = {k: b.pop(k) for k in PROVENANCE if k in b}

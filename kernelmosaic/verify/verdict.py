@@ -123,6 +123,9 @@ class Timing:
     # while the candidate was timed: {"foreign_cores", "cpus", "quiet"} (quiet.conditions): how
     # busy programs other than the verifier kept the machine, measured, not assumed
     conditions: dict | None = None
+    # what candidate_ms, eager_ms and compile_ms are of the timed calls: "median", or "mean"
+    # (KernelBench's protocol; TimingConfig.statistic)
+    statistic: str = "median"
 
     def __post_init__(self) -> None:
         if isinstance(self.baseline, dict):
@@ -236,6 +239,8 @@ class Verdict:
             del d["precision"]
         if d["protocol"] == "kernelmosaic":
             del d["protocol"]  # the same, for verdicts of the default protocol
+        if d["timing"] is not None and d["timing"].get("statistic") == "median":
+            del d["timing"]["statistic"]  # and for times that are medians, as they all were before
         return finite(d)
 
     def to_json(self, indent: int | None = None) -> str:
