@@ -26,6 +26,34 @@ def read(rel: str) -> str:
     return (DATA / rel).read_text()
 
 
+def gpu_verifier(timeouts: dict):
+    """A GPU verifier for a test module's fixture, or the test skipped where there is no NVIDIA GPU."""
+    from kernelmosaic.verify import Verifier
+    from kernelmosaic.verify.pool import detect_gpus
+
+    if not detect_gpus():
+        pytest.skip("no NVIDIA GPU")
+    return Verifier(device="cuda", timeouts=timeouts)
+
+
+def record_verdict(name: str, verdict, **extra) -> None:
+    """Append a GPU test's verdict to $KMOSAIC_RESULTS as a JSON line (when set), so the committed
+    results hold the numbers behind the pass/fail; something that is not a Verdict (an exception
+    a batch returned) is recorded as the test's error."""
+    import json
+
+    from kernelmosaic.verify import Verdict
+
+    path = os.environ.get("KMOSAIC_RESULTS")
+    if not path:
+        return
+    row = {"case": name, **extra}
+    row.update(verdict.to_dict() if isinstance(verdict, Verdict) else
+               {"status": None, "error": {"kind": "test", "message": f"{type(verdict).__name__}: {verdict}"}})
+    with open(path, "a") as f:
+        f.write(json.dumps(row) + "\n")
+
+
 @pytest.fixture(scope="session")
 def cache_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("kmosaic-cache")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, KERNELBENCH
+from conftest import DATA, KERNELBENCH, record_verdict as record
 from kernelmosaic.task import load_task
 from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 from kernelmosaic.verify.pool import detect_gpus
@@ -23,13 +23,6 @@ pytestmark = pytest.mark.gpu
 KERNELS = Path(__file__).parent / "kernels"
 TIMED = TimingConfig(enabled=True, n=20, warmup=3)
 UNTIMED = TimingConfig(enabled=False)
-
-
-def record(name: str, verdict) -> None:
-    path = os.environ.get("KMOSAIC_RESULTS")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"case": name, **verdict.to_dict()}) + "\n")
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import KERNELBENCH
+from conftest import KERNELBENCH, record_verdict as record
 from adversarial_checks import check, describe, expectation, meets, runnable, warm_library_kernels
 from kernelmosaic.task import load_task
 from kernelmosaic.verify import TimingConfig, Verdict, Verifier, VerifyRequest
@@ -45,16 +45,6 @@ IDS = [m["file"].removesuffix(".py") for m in MANIFEST]
 GOLD_TIMING = TimingConfig(enabled=True, n=10)
 GOLD_ROUNDS = int(os.environ.get("KMOSAIC_GOLD_ROUNDS", "3"))  # fewer only to save device time
 
-
-
-def record(name: str, verdict, **extra) -> None:
-    path = os.environ.get("KMOSAIC_RESULTS")
-    if not path:
-        return
-    row = {"case": name, **extra}
-    row.update(verdict.to_dict() if isinstance(verdict, Verdict) else {"status": None, "error": {"kind": "test", "message": f"{type(verdict).__name__}: {verdict}"}})
-    with open(path, "a") as f:
-        f.write(json.dumps(row) + "\n")
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,12 @@ that the GPU machine grants (docs/verification.md).
 
 from __future__ import annotations
 
-import json
-import os
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from conftest import record_verdict as _record
 from kernelmosaic.task import load_task
 from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 from kernelmosaic.verify.pool import detect_gpus
@@ -68,13 +67,6 @@ def gpu():
 def _as_string_code(code: str) -> str:
     """A line that runs ``code`` at import through timeit (a string the static screen does not read)."""
     return f"timeit.timeit({code!r}, number=1)"
-
-
-def _record(name: str, v) -> None:
-    path = os.environ.get("KMOSAIC_RESULTS")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"case": name, **v.to_dict()}) + "\n")
 
 
 def test_gpu_clock_is_the_judges(gpu):

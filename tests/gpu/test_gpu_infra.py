@@ -16,13 +16,11 @@ Each verdict is appended to $KMOSAIC_RESULTS when set.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
 import pytest
 
-from conftest import DATA
+from conftest import DATA, record_verdict as record
 from kernelmosaic.task import load_task
 from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 from kernelmosaic.verify.infra import INFRA_RETRIES
@@ -54,13 +52,6 @@ def get_init_inputs():
 '''
 
 OK = (DATA / "gpu" / "relu_nvrtc_ok.py").read_text()
-
-
-def record(name: str, verdict) -> None:
-    path = os.environ.get("KMOSAIC_RESULTS")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"case": name, **verdict.to_dict()}) + "\n")
 
 
 @pytest.fixture(scope="module")

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import KERNELBENCH
+from conftest import KERNELBENCH, gpu_verifier
 from kernelmosaic.task import load_task
-from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
-from kernelmosaic.verify.pool import detect_gpus
+from kernelmosaic.verify import TimingConfig, VerifyRequest
 
 pytestmark = pytest.mark.gpu
 
@@ -57,9 +56,7 @@ class ModelNew(nn.Module):
 
 @pytest.fixture(scope="module")
 def gpu():
-    if not detect_gpus():
-        pytest.skip("no NVIDIA GPU")
-    v = Verifier(device="cuda", timeouts={"check": 120, "time": 300})
+    v = gpu_verifier({"check": 120, "time": 300})
     yield v
     v.close()
 

@@ -11,16 +11,14 @@ Each verdict is appended to $KMOSAIC_RESULTS when set.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from conftest import DATA, KERNELBENCH
+from conftest import DATA, KERNELBENCH, record_verdict as record, gpu_verifier
 from kernelmosaic.task import load_task
-from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+from kernelmosaic.verify import TimingConfig, VerifyRequest
 from kernelmosaic.verify import protocols
-from kernelmosaic.verify.pool import detect_gpus
 
 pytestmark = pytest.mark.gpu
 
@@ -28,18 +26,9 @@ HERE = Path(__file__).resolve().parent
 OFF = TimingConfig(enabled=False)
 
 
-def record(name: str, verdict) -> None:
-    path = os.environ.get("KMOSAIC_RESULTS")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({"case": name, **verdict.to_dict()}) + "\n")
-
-
 @pytest.fixture(scope="module")
 def gpu():
-    if not detect_gpus():
-        pytest.skip("no NVIDIA GPU")
-    v = Verifier(device="cuda", timeouts={"check": 120, "time": 300})
+    v = gpu_verifier({"check": 120, "time": 300})
     yield v
     v.close()
 
