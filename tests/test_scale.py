@@ -245,7 +245,8 @@ def test_cli_bench_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
             return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
         r = bench("b.db")
-        st = bench("stored.db", "--baselines", "kernelbench")
+        # with KernelBench's protocol too: the actors judge every coded turn again
+        st = bench("stored.db", "--baselines", "kernelbench", "--protocol", "kernelbench")
     for res in (r, st):
         assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
         assert "Traceback" not in res.stderr
@@ -263,6 +264,10 @@ def test_cli_bench_on_a_running_cluster(ray_cluster, tmp_path, cache_dir):
         assert s.get_run(run).settings["bench"]["baselines"] == "kernelbench"
         (ep,) = s.episodes(run)
         v = s.turns(ep.episode_id)[0].verdict.to_dict()
+        coded = [t for t in s.turns(ep.episode_id) if t.code]
+        judged = s.protocol_verdicts(run, "kernelbench")
+        assert coded and len(judged) == len(coded) and all(j.protocol == "kernelbench" for j in judged.values())
+    assert "judged by the kernelbench protocol" in st.stdout
     # the actor divided by the stored time and timed no eager model of its own
     t = v["timing"]
     assert v["status"] == "correct" and t["eager_ms"] == 123.0 and t["compile_ms"] is None

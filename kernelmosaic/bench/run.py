@@ -161,9 +161,6 @@ def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Sto
         raise ValueError(f"baselines must be one of {SOURCES}, not {cfg.baselines!r}")
     if cfg.protocol not in PROTOCOLS:
         raise ValueError(f"protocol must be one of {PROTOCOLS}, not {cfg.protocol!r}")
-    if cfg.protocol != Protocol.KERNELMOSAIC and verifier is None:
-        raise ValueError(f"--protocol {cfg.protocol} judges the turns again with this machine's verifier: "
-                         "run it with --executor local (the Ray executor does not do it yet)")
     ep_cfg = cfg.episode_config()
     run_id = run_id or default_run_id(cfg.mode, llm.name)
     settings = {"bench": {"mode": cfg.mode, "samples": cfg.samples, "turns": [ep_cfg.max_repair, ep_cfg.max_optimize],
@@ -222,19 +219,21 @@ def run_bench(tasks: list[Task], llm: LLM, verifier: Verifier | None, store: Sto
     judged = 0
     stop = (runner_kwargs or {}).get("stop")
     if cfg.protocol != Protocol.KERNELMOSAIC and not (stop is not None and stop.is_set()):
-        judged = judge_again(tasks, verifier, store, run_id, cfg, ep_cfg, on_verdict=on_protocol, stop=stop)
+        # where the episodes were judged: this machine's verifier, or the executor's (Ray actors)
+        judged = judge_again(tasks, verifier or executor, store, run_id, cfg, ep_cfg, on_verdict=on_protocol, stop=stop)
     return BenchResult(run_id=run_id, tasks=len(tasks), baselines_measured=measured, baselines_cached=cached,
                        baseline_errors=errors, episodes_pending=len(pending), baselines_noisy=noisy,
                        protocol_verdicts=judged)
 
 
-def judge_again(tasks: list[Task], verifier: Verifier, store: Store, run_id: str, cfg: BenchConfig, ep_cfg,
+def judge_again(tasks: list[Task], verifier, store: Store, run_id: str, cfg: BenchConfig, ep_cfg,
                 *, on_verdict=None, stop=None, batch: int = 16) -> int:
     """Every turn of the run that has code and no verdict under ``cfg.protocol`` yet, judged under
     it and recorded beside the turn's own verdict (``Store.add_protocol_verdict``); returns how
     many. Resumable: a batch is recorded as it finishes, and a rerun judges only what is missing.
     The same candidates, backend and baselines (measured, KernelBench's stored ones, or none) as
-    the episodes; only the protocol differs."""
+    the episodes; only the protocol differs. ``verifier``: a Verifier, or an executor
+    (``scale.Executor``), whichever judged the episodes: both have ``verify_many``."""
     by_key = {t.key: t for t in tasks}
     done = store.protocol_verdicts(run_id, cfg.protocol)
     todo = []
