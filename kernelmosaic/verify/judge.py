@@ -197,9 +197,9 @@ class Judge:
         self.emit = emit
         self.device = torch.device(spec.device)
         self.is_cuda = self.device.type == "cuda"
-        # KernelBench's evaluator's semantics (protocols.py): its seeds, weights, inputs and
-        # tolerances, no rules, no other shapes, no checks of the timed calls, a mean
-        self.kb = protocols.is_kernelbench(spec.protocol)
+        # how this job's protocol judges (protocols.Semantics: the project's own, or KernelBench's
+        # evaluator's seeds, weights, inputs and tolerances, with no rules and no extra checks)
+        self.sem = protocols.semantics(spec.protocol)
         self.phases: dict[str, float] = {}
         self.notes: list[str] = []
         # the shape variants tried (variants.py): each mode, what it changed, what the reference refused
@@ -268,8 +268,8 @@ class Judge:
 
     def init_inputs(self, mod) -> list:
         try:
-            if self.kb:
-                torch.manual_seed(protocols.KB_SEED)
+            if self.sem.weights_seed is not None:
+                torch.manual_seed(self.sem.weights_seed)
             init = mod.get_init_inputs()
         except BaseException as e:  # noqa: BLE001
             raise TaskProblem(f"get_init_inputs() raised {type(e).__name__}: {e}\n{_exc_text(e)}") from None
@@ -279,9 +279,9 @@ class Judge:
 
     def build_reference(self, mod, init):
         try:
-            # KernelBench builds Model on the CPU after seed 42, then moves it
-            with contextlib.nullcontext() if self.kb else torch.device(self.device):
-                torch.manual_seed(protocols.KB_SEED if self.kb else self.spec.seeds[0])
+            # cpu_made: built on the CPU (KernelBench's, after seed 42), then moved
+            with contextlib.nullcontext() if self.sem.cpu_made else torch.device(self.device):
+                torch.manual_seed(self.weights_seed())
                 ref = mod.Model(*clone(init))
         except BaseException as e:  # noqa: BLE001
             raise (self.own_failure(e, "building the reference Model")
@@ -292,7 +292,7 @@ class Judge:
         try:
             # KernelBench's get_inputs() makes its tensors where the task says (the CPU, mostly),
             # from the CPU generator, and then moves them: other values than made on the GPU
-            with contextlib.nullcontext() if self.kb else torch.device(self.device):
+            with contextlib.nullcontext() if self.sem.cpu_made else torch.device(self.device):
                 torch.manual_seed(seed)
                 inputs = mod.get_inputs()
         except BaseException as e:  # noqa: BLE001
@@ -477,14 +477,17 @@ class Judge:
             self.sync()
             torch.cuda.empty_cache()
 
+    def weights_seed(self) -> int:
+        """The seed Model and ModelNew are built after: the protocol's, or the first trial's."""
+        w = self.sem.weights_seed
+        return w if w is not None else (self.spec.seeds[0] if self.spec.seeds else 0)
+
     def load(self, proc: CandidateProcess, source: str, class_name: str, init, params: dict | None, *,
              compile_model: bool = False, import_only: bool = False) -> dict:
         msg = {"op": "load", "source": source, "file": "candidate.py" if class_name == "ModelNew" else "reference.py",
                "module": f"kmosaic_{'candidate' if class_name == 'ModelNew' else 'reference'}", "class_name": class_name,
-               "seed": self.spec.seeds[0] if self.spec.seeds else 0, "init": init, "params": params,
+               "seed": self.weights_seed(), "init": init, "params": params, "cpu_init": self.sem.cpu_made,
                "compile": compile_model, "import_only": import_only}
-        if self.kb:
-            msg.update(seed=protocols.KB_SEED, cpu_init=True)  # as KernelBench builds its models
         return proc.request(msg, on_build=self.on_build, what="loading")
 
     def load_with_params(self, proc: CandidateProcess, ref, init) -> dict:
@@ -492,18 +495,16 @@ class Judge:
         (a pickle of a large model's weights would cost seconds, and gigabytes twice)."""
         shared: dict[str, SharedBuffer] = {}
         try:
-            if isinstance(ref, torch.nn.Module) and not self.kb:
+            if isinstance(ref, torch.nn.Module) and self.sem.copy_params:
                 for n, t in list(ref.named_parameters()) + list(ref.named_buffers()):
                     if t.device.type == self.device.type and t.numel():
                         b = shared[n] = SharedBuffer(t.shape, t.dtype, self.device)
                         b.tensor.copy_(t.detach())
                 self.sync()
             msg = {"op": "load", "source": self.spec.candidate, "file": "candidate.py", "module": "kmosaic_candidate",
-                   "class_name": "ModelNew", "seed": self.spec.seeds[0], "init": init, "compile": False,
+                   "class_name": "ModelNew", "seed": self.weights_seed(), "init": init, "compile": False,
                    "import_only": False, "params": {n: b.desc() for n, b in shared.items()},
-                   **self.budget_message()}
-            if self.kb:  # ModelNew's own weights, made on the CPU after seed 42, as KernelBench makes them
-                msg.update(seed=protocols.KB_SEED, params={}, cpu_init=True)
+                   "cpu_init": self.sem.cpu_made, **self.budget_message()}
             return proc.request(msg, [b.fd for b in shared.values() if b.fd is not None], on_build=self.on_build,
                                 what="loading")
         finally:
@@ -520,7 +521,7 @@ class Judge:
 
     def call(self, s: Slot, mode: str, what: str, proc: CandidateProcess | None = None, wait_ms: float = 0.0) -> dict:
         msg = {"op": "call", "slot": s.name, "mode": mode, "what": what}
-        if self.kb:
+        if self.sem.device_sync:
             msg["device_sync"] = True  # KernelBench synchronises the device before it compares
         if wait_ms:
             msg["wait_ms"] = wait_ms
@@ -566,7 +567,7 @@ class Judge:
             if m.get("type") != "tensor":
                 reason = f"{where}expected a tensor, got {m.get('cls')}"
                 raise JobFailed("incorrect", "mismatch", f"trial {trial}: {reason}", mismatch={"reason": reason, "trial": trial})
-            if m.get("cls") not in ("Tensor", "Parameter") and not self.kb:  # its values cross all the same
+            if m.get("cls") not in ("Tensor", "Parameter") and self.sem.rules:  # its values cross all the same
                 self.rejections.append({"rule": "tensor_subclass", "detail": f"the output is a {m.get('cls')}, not a plain torch.Tensor"})
                 raise JobFailed("rejected", "rule", "the candidate returned a tensor subclass")
             reason = None
@@ -598,11 +599,11 @@ class Judge:
         self.sync()
         reply = self.call(s, "check", what)
         self.fail_from_reply(reply)
-        if not self.kb:  # patching its own runtime is no rule of KernelBench's, nor a reach into the judge's
+        if self.sem.rules:  # patching its own runtime is no rule of KernelBench's, nor a reach into the judge's
             self.screen(reply, f"after {what}")
         out = self.outputs(s, reply, ref_out, trial)
         self._last_out = out
-        if self.kb:  # KernelBench compares the output and nothing else
+        if not self.sem.rules:  # KernelBench compares the output and nothing else
             mm = self.mismatch(ref_out, out, trial)
             if mm is not None:
                 mm["seed"] = seed
@@ -674,7 +675,7 @@ class Judge:
         t = next((x for x in flatten(cases[0][1]) if isinstance(x, torch.Tensor)), None)
         self.tolerances = default_tolerances(t.dtype if t is not None else torch.float32)
         self.tolerances.update({k: v for k, v in (self.spec.tolerances or {}).items() if v is not None})
-        if self.kb:
+        if not self.sem.rel_norm:
             self.tolerances["rel_norm"] = None  # torch.allclose alone
         if len(seeds) >= 2:
             # a task whose output ignores its inputs lets any constant pass: flag it first
@@ -698,8 +699,8 @@ class Judge:
                 self.precision = precision.check(ref, inputs, ref_out, self._last_out, self.device, trial=trial, seed=seed)
             self._last_out = None
             del inputs, ref_out
-        if self.kb:
-            self.notes.append("protocol kernelbench: KernelBench's trials, seeds, weights and tolerances; no rules, no "
+        if not self.sem.extra_checks:
+            self.notes.append(f"protocol {self.spec.protocol}: KernelBench's trials, seeds, weights and tolerances; no rules, no "
                               "instrumented call, no other shapes, no precision oracle")
             self.phases["check"] = round(time.perf_counter() - t0, 4)
             return
@@ -1051,7 +1052,7 @@ class Judge:
         self.diag_phase = ":after_load"
         overhead = self.overhead_after_load(self.cand, sets, overhead, flush)
         self.diag_phase = ""
-        raw_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=not self.kb)
+        raw_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=self.sem.extra_checks)
         cand_ms = self.less_long_call(self.cand, raw_ms, "candidate")
         cond = quiet.conditions(self._cpu0, quiet.cpu_sample(os.getppid()))
         result = {"candidate_ms": self.resolved(self.statistic(cand_ms), "the candidate"), "eager_ms": None, "compile_ms": None, "speedup_eager": None,
@@ -1081,7 +1082,7 @@ class Judge:
         for base in ("eager", "compile"):
             b = result.get(f"{base}_ms")
             result[f"speedup_{base}"] = (b / result["candidate_ms"]) if b and result["candidate_ms"] > 0 else None
-        floor = None if self.kb else self.speed_of_light(ref, sets[0][0])
+        floor = self.speed_of_light(ref, sets[0][0]) if self.sem.rules else None
         if floor is not None:
             result["floor_ms"] = floor
             # the calibrated overhead is a median and can overshoot for a fast kernel: judge the
@@ -1276,7 +1277,7 @@ class Judge:
                 result["timing"] = self.timing(mod, ref, init, overhead, sets, flush)
                 if self.rejections:
                     raise JobFailed("rejected", "rule", "; ".join(r["rule"] for r in self.rejections))
-            if timing_on and not self.kb:
+            if timing_on and self.sem.extra_checks:
                 # a candidate must still be right after many calls
                 post = self.spec.timing_seeds[-1] ^ 0x5F3759DF
                 inputs, ref_out = self.reference_case(mod, ref, post)

@@ -39,7 +39,7 @@ Under ``kernelbench`` the verifier does the same, with these differences, each f
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..vocab import Policy, Protocol
@@ -55,6 +55,31 @@ KB_TRIAL_SEEDS = (734796314, 576165995, 2197670066, 839703249, 2584932063)
 KB_TIMED_CALLS = 100
 # 3 warm-up calls and the first timed call, which KernelBench discards (discard_first=1)
 KB_UNTIMED_CALLS = 4
+
+
+@dataclass(frozen=True)
+class Semantics:
+    """How a protocol judges, in the judge's terms: each field one way it may differ from the
+    project's own checks (the defaults)."""
+
+    weights_seed: int | None = None  # the seed models are built after; None: the first trial's
+    copy_params: bool = True  # Model's parameters copied into ModelNew by name and shape
+    cpu_made: bool = False  # models and inputs made by the CPU generator, then moved to the device
+    device_sync: bool = False  # the whole device synchronised before a call's output is read
+    rules: bool = True  # the policy's rules, the integrity screen, the speed-of-light floor
+    extra_checks: bool = True  # the instrumented call, checked timed calls, the post-timing check
+    rel_norm: bool = True  # the relative-norm bound beside atol/rtol
+
+
+SEMANTICS = {
+    Protocol.KERNELMOSAIC.value: Semantics(),
+    Protocol.KERNELBENCH.value: Semantics(weights_seed=KB_SEED, copy_params=False, cpu_made=True, device_sync=True,
+                                          rules=False, extra_checks=False, rel_norm=False),
+}
+
+
+def semantics(protocol: str | None) -> Semantics:
+    return SEMANTICS.get(protocol or Protocol.KERNELMOSAIC.value, SEMANTICS[Protocol.KERNELMOSAIC.value])
 
 
 def is_kernelbench(protocol: str | None) -> bool:
