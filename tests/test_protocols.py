@@ -43,6 +43,18 @@ def test_apply_fixes_what_kernelbench_fixes():
     assert protocols.apply(VerifyRequest(candidate="", task=load_task(RELU))).timing.statistic == "median"
 
 
+def test_kernelbench_checks_get_time_for_their_cpu_made_inputs():
+    """KernelBench's inputs come from the CPU generator (one core, ~7 ns an element): its check
+    phase gets 600 s unless the user set a check timeout; the project's protocol keeps the default."""
+    from kernelmosaic.verify.pool import DEFAULT_TIMEOUTS
+
+    assert protocols.timeouts(DEFAULT_TIMEOUTS, {}, "kernelbench")["check"] == 600.0
+    assert protocols.timeouts(DEFAULT_TIMEOUTS, {}, "kernelmosaic")["check"] == DEFAULT_TIMEOUTS["check"]
+    given = {**DEFAULT_TIMEOUTS, "check": 25.0}
+    assert protocols.timeouts(given, {"check": 25.0}, "kernelbench")["check"] == 25.0
+    assert protocols.timeouts({**DEFAULT_TIMEOUTS, "check": 900.0}, {}, "kernelbench")["check"] == 900.0
+
+
 def test_no_relative_norm_bound_under_kernelbench():
     """Outputs near zero: every element within atol, the relative norm far off. The project's
     bound refuses it; torch.allclose alone (rel_norm None) accepts it."""

@@ -1320,7 +1320,8 @@ class Judge:
                       phases_s={**self.phases, **({"build": round(self.build_s, 3)} if self.build_s else {})},
                       notes=self.notes, env=self.env_info(), isolation=self.isolation)
         result["shape_variants"] = self.shape_variants
-        self.close()
+        # the caller (worker.main) closes the judge after it has sent the verdict: a candidate
+        # process's exit (its CUDA context's teardown) is no part of the verdict's latency
         return result
 
     def build_only(self) -> dict:
@@ -1369,8 +1370,7 @@ class Judge:
             result["status"] = "task_error"
             result["error"] = {"kind": "baseline", "message": f"{type(e).__name__}: {str(e)[:500]}", "log": _exc_text(e)}
         result.update(notes=self.notes, env=self.env_info())
-        self.close()
-        return result
+        return result  # closed by the caller after the result is sent, as run()'s
 
     def close(self) -> None:
         for s in self.slots.values():

@@ -43,6 +43,8 @@ class Outcome:
     # the runs before this one that failed for the verifier's own reasons (a judge lost, an
     # infra_error result), each on a judge that was then replaced: {attempt, phase, kind, message}
     attempts: list = field(default_factory=list)
+    # how long the job waited in the pipe for its judge to finish the last job's clean-up (s)
+    queue_s: float | None = None
 
     @property
     def infra(self) -> bool:
@@ -256,6 +258,7 @@ class _Lane:
         w = self.current
         env = dict(w.ready.get("env", {}))
         try:
+            sent_at = time.monotonic()
             w.send(job)
         except (BrokenPipeError, OSError):
             self._next_worker()
@@ -278,6 +281,9 @@ class _Lane:
                 deadline = time.monotonic() + timeouts.get(phase, 600)
             elif ev.get("event") == "result":
                 out = Outcome(ev, None, phase, "", "", env)
+                read_at = (ev.get("worker") or {}).get("read_at")
+                if isinstance(read_at, (int, float)):
+                    out.queue_s = round(max(0.0, read_at - sent_at), 4)
                 break
         out.wall_s = time.monotonic() - t0
         if out.result is None or out.result.get("fatal") or out.infra or w.jobs_left <= 0:

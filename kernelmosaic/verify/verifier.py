@@ -169,6 +169,7 @@ class Verifier:
         self.build_dir = self.cache_dir / "build"
         self.build_dir.mkdir(parents=True, exist_ok=True)
         self.timeouts = {**DEFAULT_TIMEOUTS, **(timeouts or {})}
+        self._given_timeouts = dict(timeouts or {})
         self.baselines = _JsonCache(self.cache_dir / "baselines.json")
         self.ceilings_cache = _JsonCache(self.cache_dir / "ceilings.json")
         extra = {}
@@ -243,7 +244,7 @@ class Verifier:
                       seeds=[protocols.KB_SEED] if kb else [rng.randrange(1, 2**31 - 1)],
                       timing_seeds=[protocols.KB_SEED] if kb else [rng.randrange(1, 2**31 - 1) for _ in range(2)],
                       build_dir=str(self.build_dir), timing=timing, protocol=req.protocol)
-        out = self.pool.run(job, self.timeouts)
+        out = self.pool.run(job, self.timeouts_for(req.protocol))
         if out.failure is not None:
             raise TaskError(task.path or task.key, f"timing the reference failed: {out.message}")
         r = out.result
@@ -349,7 +350,7 @@ class Verifier:
             job.baselines = {"eager_ms": given.get("eager_ms"), "compile_ms": given.get("compile_ms")}
         elif cached:
             job.baselines = cached
-        out = self.pool.run(job, self.timeouts)
+        out = self.pool.run(job, self.timeouts_for(req.protocol))
         v = self._to_verdict(verdict, out, req.task.path or req.task.key)
         if isinstance(v, TaskError):
             return v
@@ -404,6 +405,9 @@ class Verifier:
         """A cache entry fit to reuse: entries from before the noise check (no ``steady``) are
         measured again, like noisy ones, whose times were never trusted."""
         return entry if entry and entry.get("steady") else None
+
+    def timeouts_for(self, protocol: str | None) -> dict[str, float]:
+        return protocols.timeouts(self.timeouts, self._given_timeouts, protocol)
 
     def _baseline_key(self, req: VerifyRequest) -> str:
         tol = json.dumps(req.tolerances, sort_keys=True)
@@ -465,6 +469,11 @@ class Verifier:
             phases_s=r.get("phases_s") or {}, notes=r.get("notes") or [],
             env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"),
             attempts=list(out.attempts), precision=r.get("precision"), shape_variants=r.get("shape_variants") or [])
+        pre = (r.get("worker") or {}).get("pre_run_s")
+        if out.queue_s is not None:
+            # from the job's dispatch to its judge starting on it: the judge finishing the last
+            # job's clean-up, then taking a warm candidate process
+            verdict.phases_s["queue"] = round(out.queue_s + (pre if isinstance(pre, (int, float)) else 0.0), 3)
         if verdict.status == "infra_error" and verdict.attempts:
             verdict.notes.append(f"the verifier failed on {len(verdict.attempts) + 1} fresh judges in a row; no verdict on the candidate")
         elif verdict.attempts:

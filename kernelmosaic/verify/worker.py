@@ -104,10 +104,14 @@ def main() -> None:
     refill_ref()
     emit({"event": "ready", "pid": os.getpid(), "startup_s": round(time.perf_counter() - t0, 3), "env": info})
 
+    cleanup_s = 0.0  # the last job's clean-up, done after its result was sent
     while jobs_left > 0:
         line = sys.stdin.readline()
         if not line:
             break
+        # when this job was read, on the host's monotonic clock (the pool's too): the pool takes
+        # the time it sent the job from it, the wait for this worker to finish the last job
+        read_at = time.monotonic()
         spec = JobSpec.from_json(line)
         if spec.kind == "ceilings":
             jobs_left -= 1
@@ -117,8 +121,13 @@ def main() -> None:
         jobs_left -= 1
         refill()  # the next job's candidate process warms up while this job runs
         j = judge.Judge(spec, emit, cand, ref_proc=warm_ref)
+        run_at = time.monotonic()
         result = j.build_only() if spec.kind == "build" else j.run_baseline() if spec.kind == "baseline" else j.run()
+        result["worker"] = {"read_at": read_at, "pre_run_s": round(run_at - read_at, 4), "last_cleanup_s": round(cleanup_s, 4)}
         emit({"event": "result", **result})
+        # after the verdict is sent: the candidate process's exit, the judge's buffers, the caches
+        t_clean = time.monotonic()
+        j.close()
         if j.ref_proc is None:  # the job used it
             warm_ref = None
             refill_ref()
@@ -129,6 +138,7 @@ def main() -> None:
                 torch._dynamo.reset()
             gc.collect()
             torch.cuda.empty_cache()
+        cleanup_s = time.monotonic() - t_clean
     out.flush()
     for c in warm:
         c.close()

@@ -28,7 +28,8 @@ OFF = TimingConfig(enabled=False)
 
 @pytest.fixture(scope="module")
 def gpu():
-    v = gpu_verifier({"check": 120, "time": 300})
+    # no check timeout given: the kernelbench protocol's own (600 s) covers its CPU-made inputs
+    v = gpu_verifier({"time": 300})
     yield v
     v.close()
 
@@ -47,12 +48,19 @@ def test_side_stream_work_is_rejected_here_and_waited_for_under_kernelbench(gpu)
     assert kb.status == "correct", (kb.status, kb.error)
 
 
+# Gold tasks whose inputs are 1-1.6 G elements: the CPU generator makes each trial's in ~12 s on
+# the H200's host, so each verdict takes 75-95 s (results/2026-12-02e-h200). They are checked by
+# `benchmarks/gold_check.py --protocol kernelbench --timed`, not in this test's time.
+LARGE = {"L1/19", "L1/24", "L1/47", "L1/36"}
+
+
 def test_gold_kernels_under_kernelbench_timed_by_a_mean(gpu):
-    """Every gold kernel (nvrtc) is correct under KernelBench's protocol too, with its weights
-    made on the CPU after seed 42 (nothing copied), and times a mean of 100 calls."""
+    """The gold kernels (nvrtc) of the smaller tasks are correct under KernelBench's protocol too,
+    with their weights made on the CPU after seed 42 (nothing copied), and time a mean of 100 calls."""
     if not (KERNELBENCH / "level1").is_dir():
         pytest.skip("KernelBench problems not available (set KERNELBENCH_DIR)")
-    gold = json.loads((HERE / "kernels" / "manifest.json").read_text())["gold"]
+    gold = [g for g in json.loads((HERE / "kernels" / "manifest.json").read_text())["gold"] if g["task"] not in LARGE]
+    assert len(gold) >= 5
     reqs = [VerifyRequest(candidate=(HERE / "kernels" / g["dir"] / "nvrtc.py").read_text(), task=load_task(KERNELBENCH / g["file"]),
                           backend="nvrtc", protocol="kernelbench", timing=TimingConfig(compile=False)) for g in gold]
     for g, v in zip(gold, gpu.verify_many(reqs)):
