@@ -20,6 +20,13 @@ per candidate):
     python benchmarks/verify_latency.py --part kb   --kernelbench DIR --out results/latency_kb.jsonl
     python benchmarks/verify_latency.py --part ours --kernelbench DIR --out results/latency_ours.jsonl
     python benchmarks/verify_latency.py --report results/latency_kb.jsonl results/latency_ours.jsonl
+
+Throughput (issue 16): 43 nvrtc candidates over the gold kernels' L1/L2 tasks, correct and failing
+(each gold kernel twice, a wrong-output and a compile-error variant of each, the manifest's bad
+kernels), all submitted at once, with one lane per GPU (exclusive: one candidate on the GPU at a
+time) and then with several lanes sharing it (checks at once, each timed loop alone):
+
+    python benchmarks/verify_latency.py --part throughput --kernelbench DIR --lanes 1,4 --out results/throughput.jsonl
 """
 
 from __future__ import annotations
@@ -180,6 +187,114 @@ def run_ours(cases, out, modes=("nvrtc", "cuda"), diagnostics=False, eager=True)
     v.close()
 
 
+# -- throughput: a mixed set, one lane against several -----------------------------------------------------------
+def _wrong(src: str) -> str:
+    """The gold kernel with its output changed after the fact: an incorrect candidate that
+    compiles, loads and runs its kernel like the honest one."""
+    return src + """
+
+_km_forward = ModelNew.forward
+
+
+def _km_wrong(self, *args):
+    return _km_forward(self, *args) * 1.5 + 0.25
+
+
+ModelNew.forward = _km_wrong
+"""
+
+
+def _broken(src: str) -> str:
+    """The gold kernel with a type name that does not exist before its first kernel: nvrtc refuses it."""
+    assert "__global__" in src
+    return src.replace("__global__", "__global__ km_no_such_type", 1)
+
+
+def throughput_cases(kb_dir: Path, limit: int | None) -> list[dict]:
+    """At least 40 nvrtc candidates over the gold kernels' L1/L2 tasks: each gold kernel twice
+    (an agent resubmits), a wrong-output and a compile-error variant of each, and the bad kernels
+    of the manifest (but the hang, which would only measure its timeout)."""
+    manifest = json.loads((KERNELS / "manifest.json").read_text())
+    out = []
+    for g in manifest["gold"][: limit or None]:
+        src = (KERNELS / g["dir"] / "nvrtc.py").read_text()
+        task = {"task": g["task"], "task_src": (kb_dir / g["file"]).read_text(), "task_file": str(kb_dir / g["file"])}
+        out += [{**task, "kind": "gold", "src": src, "want": ("correct",)},
+                {**task, "kind": "gold_again", "src": src, "want": ("correct",)},
+                {**task, "kind": "wrong_output", "src": _wrong(src), "want": ("incorrect", "rejected")},
+                {**task, "kind": "compile_error", "src": _broken(src), "want": ("compile_error",)}]
+    for b in manifest["bad"]:
+        if b["backend"] == "nvrtc" and b["expect"] != "timeout":
+            out.append({"task": b["task"], "task_src": (kb_dir / b["file"]).read_text(), "task_file": str(kb_dir / b["file"]),
+                        "kind": "bad:" + Path(b["path"]).stem, "src": (KERNELS / b["path"]).read_text(), "want": (b["expect"],)})
+    return out
+
+
+def run_throughput(cases: list[dict], out, lanes: list[int], eager: bool = True) -> None:
+    """Each lane count in ``lanes`` verifies the whole set in one batch (verify_many): verdicts per
+    GPU-hour, the completion times' spread, and, for the honest kernels, their times against the
+    one-lane (exclusive) run's."""
+    from kernelmosaic.task import Task
+    from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+
+    timing = TimingConfig(enabled=True, n=100, warmup=3, eager=eager, compile=False)
+    tasks = {c["task"]: Task(name=c["task"].replace("/", "_"), source=c["task_src"], path=c["task_file"]) for c in cases}
+    cache = tempfile.mkdtemp(prefix="kmosaic-tp-")  # one cache: the baselines are timed once, ahead
+    emit(out, {"part": "throughput", "event": "start", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+               "candidates": len(cases), "tasks": len(tasks), "kinds": sorted({c["kind"] for c in cases}), "lanes": lanes,
+               "cpu_cores": os.cpu_count()})
+    honest: dict[int, dict[str, float]] = {}
+    for n_lanes in lanes:
+        v = Verifier(device="cuda", cache_dir=cache, lanes_per_gpu=n_lanes)
+        try:
+            if eager:
+                t0 = time.perf_counter()
+                for task in tasks.values():
+                    v.baseline(task, timing)
+                emit(out, {"part": "throughput", "lanes": n_lanes, "event": "baselines_ready", "wall_s": time.perf_counter() - t0})
+            reqs = [VerifyRequest(candidate=c["src"], task=tasks[c["task"]], backend="nvrtc", timing=timing) for c in cases]
+            t0 = time.perf_counter()
+            done_at: list[float] = []
+
+            def one(req):
+                r = v.verify(req)
+                done_at.append(time.perf_counter() - t0)
+                return r
+
+            # all submitted at once, as a batch of episodes' turns arrives: the lanes take them in turn
+            with ThreadPoolExecutor(max_workers=len(reqs)) as ex:
+                verdicts = list(ex.map(one, reqs))
+            wall = time.perf_counter() - t0
+        finally:
+            v.close()
+        ok = 0
+        honest[n_lanes] = {}
+        for c, r in zip(cases, verdicts):
+            status = getattr(r, "status", "task_error")  # a TaskError: the task itself failed
+            good = status in c["want"]
+            ok += good
+            ms = r.timing.candidate_ms if getattr(r, "timing", None) else None
+            if c["kind"] in ("gold", "gold_again") and status == "correct" and ms:
+                honest[n_lanes][f"{c['task']}:{c['kind']}"] = ms
+            emit(out, {"part": "throughput", "lanes": n_lanes, "task": c["task"], "kind": c["kind"], "status": status,
+                       "as_expected": good, "candidate_ms": ms, "phases_s": getattr(r, "phases_s", {})})
+        own = sorted(getattr(r, "phases_s", {}).get("total", 0.0) for r in verdicts)
+        summary = {"part": "throughput", "lanes": n_lanes, "event": "end", "verdicts": len(verdicts), "as_expected": ok,
+                   "wall_s": round(wall, 2), "verdicts_per_gpu_hour": round(len(verdicts) / wall * 3600),
+                   "verdict_wall_s": {"p50": round(statistics.median(own), 2), "p90": round(own[int(0.9 * (len(own) - 1))], 2),
+                                      "max": round(own[-1], 2)}}
+        d = sorted(done_at)
+        summary["completed_by_s"] = {"p50": round(statistics.median(d), 2), "p90": round(d[int(0.9 * (len(d) - 1))], 2)}
+        base = honest.get(lanes[0], {})
+        common = sorted(set(base) & set(honest[n_lanes]))
+        if n_lanes != lanes[0] and common:
+            ratios = [honest[n_lanes][k] / base[k] for k in common]
+            summary["timing_vs_first"] = {"kernels": len(common), "median_ratio": round(statistics.median(ratios), 4),
+                                          "median_abs_diff": round(statistics.median(abs(x - 1) for x in ratios), 4),
+                                          "max_abs_diff": round(max(abs(x - 1) for x in ratios), 4)}
+        emit(out, summary)
+
+
 # -- report ------------------------------------------------------------------------------------------------------
 def report(paths):
     recs = [json.loads(line) for p in paths for line in Path(p).read_text().splitlines() if line.strip()]
@@ -207,7 +322,9 @@ def report(paths):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--part", choices=("kb", "ours"))
+    ap.add_argument("--part", choices=("kb", "ours", "throughput"))
+    ap.add_argument("--lanes", default="1,4", help="throughput part: lanes per GPU to compare, the first as the reference "
+                    "(1 = exclusive: one candidate on the GPU at a time)")
     ap.add_argument("--kernelbench", default=os.environ.get("KERNELBENCH_DIR"))
     ap.add_argument("--out")
     ap.add_argument("--limit", type=int, default=None)
@@ -222,6 +339,9 @@ def main():
     a = ap.parse_args()
     if a.report:
         report(a.report)
+        return
+    if a.part == "throughput":
+        run_throughput(throughput_cases(Path(a.kernelbench), a.limit), a.out, [int(x) for x in a.lanes.split(",")], eager=not a.no_eager)
         return
     cases = load_cases(Path(a.kernelbench), a.limit)
     if a.part == "kb":

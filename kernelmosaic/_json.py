@@ -23,8 +23,14 @@ def finite(o: Any) -> Any:
 
 def number(x: Any) -> float | None:
     """A finite float, or None (missing, not a number, non-finite). The one reader-side helper
-    for stored numbers: it still skips the "nan"/"inf" strings of records written before
-    non-finite numbers were stored as null (exports, JSONL files)."""
+    for stored numbers: a number written as text (a mismatch's "nan", an error read out of a
+    message) is read as one, and the "nan"/"inf" strings of records written before non-finite
+    numbers were stored as null (exports, JSONL files) read as None."""
+    if isinstance(x, str):
+        try:
+            x = float(x)
+        except ValueError:
+            return None
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
         return None
     return float(x)

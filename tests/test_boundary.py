@@ -240,6 +240,30 @@ def test_the_clock_is_the_judges(verifier):
     assert v.status in ("correct", "rejected"), (v.status, v.error)
 
 
+def test_an_object_built_from_another_file_of_its_build_is_not_kept(tmp_path):
+    """builder.ObjectCache keeps an object for reuse by its own text only when its depfile shows
+    that it read no other file of the build folder; the headers it read elsewhere are recorded
+    (path, size, mtime) and must be unchanged when it is reused."""
+    from kernelmosaic.verify.builder import ObjectCache, parse_depfile
+
+    b = tmp_path / "build"
+    b.mkdir()
+    header = tmp_path / "include" / "my header.h"
+    header.parent.mkdir()
+    header.write_text("#pragma once\n")
+    for name in ("main.cpp", "cuda.cu", "main.o", "cuda.cuda.o"):
+        (b / name).write_text(name)
+    (b / "main.o.d").write_text(f"main.o: {b}/main.cpp \\\n {str(header).replace(' ', chr(92) + ' ')}\n")
+    (b / "cuda.cuda.o.d").write_text(f"cuda.cuda.o: {b}/cuda.cu {b}/main.cpp\n")
+    assert parse_depfile((b / "main.o.d").read_text()) == [f"{b}/main.cpp", str(header)]
+    cache = ObjectCache(tmp_path / "objects", str(b))
+    cache.note("a" * 64, "main.o", [f"{b}/main.cpp"])
+    cache.note("b" * 64, "cuda.cuda.o", [f"{b}/cuda.cu"])  # it read main.cpp: not kept
+    assert [e["key"] for e in cache.stored] == ["a" * 64]
+    st = header.stat()
+    assert cache.stored[0]["deps"] == [[str(header), st.st_size, st.st_mtime_ns]]
+
+
 def test_a_build_flag_outside_the_allow_list_is_refused():
     for ok in ("-O3", "-march=native", "-ffast-math", "-fopenmp", "-DN=4", "-std=c++17", "-Wall", "-lm"):
         check_flag(ok, nvcc=False)
@@ -491,6 +515,49 @@ def test_a_waiting_judge_goes_before_new_starts(tmp_path, monkeypatch):
     judge.close()
     for fd in (first, second, second_turn):
         os.close(fd)
+
+
+def test_checks_of_two_lanes_overlap_and_a_timed_loop_has_the_gpu_alone(tmp_path, monkeypatch):
+    """Lanes that share a GPU (Verifier(lanes_per_gpu=N)): their checked calls hold the lock
+    shared, so two run at once; a judge's timed loop waits for the checks under way, and a check
+    that comes while it waits (or times) waits behind it. A busy() inside a timed loop does not
+    turn the judge's exclusive lock into a shared one."""
+    import threading
+
+    from kernelmosaic.verify import quiet
+
+    monkeypatch.setenv("KMOSAIC_GPU_LOCK", str(tmp_path / "gpu.lock"))
+    a, b, timer = quiet.Quiet("cpu"), quiet.Quiet("cpu"), quiet.Quiet("cpu")
+    got: dict[str, float] = {}
+    with a.busy(), b.busy():  # two lanes' checks at once: neither waits
+        got["both_checking"] = time.monotonic()
+
+    def time_it():
+        with timer.exclusive():
+            got["timed_from"] = time.monotonic()
+            with timer.busy():  # a check inside the loop (its sampled calls): still exclusive
+                time.sleep(0.3)
+            got["timed_to"] = time.monotonic()
+
+    def late_check():
+        with b.busy():
+            got["late_check"] = time.monotonic()
+
+    with a.busy():
+        t = threading.Thread(target=time_it)
+        t.start()
+        time.sleep(0.2)  # the timer waits for a's check, holding the turnstile
+        late = threading.Thread(target=late_check)
+        late.start()
+        time.sleep(0.2)
+        assert "timed_from" not in got and "late_check" not in got, got
+        got["a_done"] = time.monotonic()
+    t.join(5)
+    late.join(5)
+    assert got["a_done"] <= got["timed_from"] < got["timed_to"] <= got["late_check"], got
+    assert timer.waits and timer.waits[0] >= 0.35 and timer.unquiet == 0
+    for q in (a, b, timer):
+        q.close()
 
 
 def test_candidate_start_waits_for_a_timing_loop(tmp_path, monkeypatch):

@@ -122,6 +122,24 @@ def test_filter_runner_is_resumable(tmp_path, pool):
     assert summ["measured"] == 4 and summ["drops"].get("does not run") == 1
 
 
+def test_filter_jobs_run_on_the_verifiers_pool_which_survives_hangs_and_crashes(tmp_path):
+    """The filter is a job kind of the verifier's worker pool: a task that hangs is stopped at its
+    timeout, one that kills its judge is a worker crash, and the pool's next judge measures the
+    task after them."""
+    d = tmp_path / "set"
+    ts = TaskSet.create(d)
+    ts.add("hangs", task_src("__import__('time').sleep(600) or x"), {"category": "x", "dtypes": ["fp32"]})
+    ts.add("crashes", task_src("__import__('os').abort() or x"), {"category": "x", "dtypes": ["fp32"]})
+    ts.add("fine", task_src("torch.tanh(x) * 2.0"), {"category": "x", "dtypes": ["fp32"]})
+    s = run_filters(d, d / "filter", device="cpu", n_timing=2, task_timeout_s=8)
+    assert s["measured"] == 3 and s["remaining"] == 0 and not s.get("errors"), s
+    rows = {json.loads(ln)["name"]: json.loads(ln) for ln in (d / "filter" / "results.jsonl").read_text().splitlines()}
+    assert rows["hangs"]["reasons"] == ["timeout after 8 s"], rows["hangs"]
+    assert rows["crashes"]["reasons"] == ["worker crash (process died)"], rows["crashes"]
+    assert rows["fine"]["passed_checks"] and rows["fine"]["eager_ms"] > 0, rows["fine"]
+    assert summarize(rows, None)["drops"] == {"timeout": 1, "worker crash": 1}
+
+
 # -- dedup and decontamination ------------------------------------------------------------------
 def test_op_sequence_aliases():
     a = op_sequence(task_src("torch.relu(x) + 1.0"))

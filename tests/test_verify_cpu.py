@@ -2,6 +2,7 @@
 through load_inline, Triton's interpreter)."""
 
 import json
+from pathlib import Path
 import time
 
 import pytest
@@ -152,6 +153,35 @@ def test_load_inline_cpp_backend_and_build_cache(cpu_verifier):
     assert second.status == "correct", second.error
     assert second.phases_s["compile"] < first.phases_s["compile"] / 3, (first.phases_s, second.phases_s)
     assert warm < cold
+
+
+@pytest.mark.slow
+def test_a_changed_build_reuses_its_unchanged_compiled_file(cpu_verifier, cache_dir):
+    """The object cache (builder.ObjectCache): a request that differs only in its link flags
+    compiles nothing again, its main.cpp object comes from the first build. A stored object that
+    no longer matches its hash (written by anyone but the judge) is not used: the next build
+    compiles afresh and its verdict stands."""
+    objects = Path(cache_dir) / "build" / "objects"
+    before = set(objects.glob("*/object.o"))
+    src = read("cpu/relu_inline_ok.py").replace('name="kmosaic_test_relu"', 'name="kmosaic_test_relu_objects"')
+    first = cpu_verifier.verify(VerifyRequest(candidate=src, task=relu_task(), backend="cpp", timing=NO_TIMING))
+    assert first.status == "correct", first.error
+    stored = sorted(set(objects.glob("*/object.o")) - before)
+    assert len(stored) == 1, stored  # main.cpp's object (a cpp-only build has no other compile)
+    linked = src.replace('extra_cflags=["-O2"])', 'extra_cflags=["-O2"], extra_ldflags=["-lm"])')
+    second = cpu_verifier.verify(VerifyRequest(candidate=linked, task=relu_task(), backend="cpp", timing=NO_TIMING))
+    assert second.status == "correct", second.error
+    assert any("reused 1 compiled file" in n for n in second.notes), second.notes
+    assert second.phases_s["compile"] < first.phases_s["compile"] / 2, (first.phases_s, second.phases_s)
+    # the stored object, overwritten (as a candidate could not: the cache is read-only to it)
+    for p in stored:
+        p.write_bytes(b"\x7fELF not the object that was built")
+    third = cpu_verifier.verify(VerifyRequest(candidate=linked.replace('["-lm"]', '["-lm", "-lpthread"]'), task=relu_task(),
+                                              backend="cpp", timing=NO_TIMING))
+    assert third.status == "correct", third.error
+    assert not any("reused" in n for n in third.notes), third.notes
+    # and the judge replaced the bad entry with the object it just built
+    assert all(p.read_bytes().startswith(b"\x7fELF") and b"not the object" not in p.read_bytes() for p in stored)
 
 
 def test_speed_of_light_floor_rejects_implausible_times(cache_dir):

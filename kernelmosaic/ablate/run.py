@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..task import sha256_file
 from .config import AblateConfig, AblateError, Arm
 
 log = logging.getLogger(__name__)
@@ -107,7 +108,7 @@ def snapshot_store(src: str | Path, dst: Path) -> str:
     tmp.replace(dst)
     for side in ("-wal", "-shm"):
         Path(str(dst) + side).unlink(missing_ok=True)
-    return hashlib.sha256(dst.read_bytes()).hexdigest()
+    return sha256_file(dst)
 
 
 # -- 2. matched data --------------------------------------------------------------------------------

@@ -5,133 +5,28 @@ neither constant nor near zero (measured the way the verifier compares: an all-z
 all-mean answer must *fail* the verifier's tolerances, and at least 1% of the elements must
 exceed the absolute tolerance), is deterministic (two runs on the same
 inputs agree within those tolerances), and its eager time lies in the window (1-15 ms on the
-H200). The eager time is measured with the verifier's own timing loop (``Job._time``: L2 flush,
-two rotating input buffers, a device-wide sync per call), so it is the baseline a candidate
-will later be compared against.
+H200). The eager time is measured with the verifier's own timing loop (L2 flush, two rotating
+input buffers, a device-wide sync per call), so it is the baseline a candidate will later be
+compared against.
 
-``measure`` (one task, in this process) is what a worker runs; ``run_filters`` drives a
-worker process per GPU over a whole set, appends one JSON line per task to
-``DIR/results.jsonl``, skips tasks already there, and stops cleanly at a time budget so a
-long pool is measured over several calls of the same command.
+The measuring is the verifier's (``verify/reference.py``): ``run_filters`` sends each task as a
+``filter`` job through the verifier's worker pool (one judge per GPU, so that no two tasks are
+timed on one GPU at once; one on the CPU), appends one JSON line per task to
+``DIR/results.jsonl``, skips tasks already there, and stops cleanly at a time budget so a long
+pool is measured over several calls of the same command. What to keep is decided here.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import select
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 from ..task import sha256_text
+from ..verify.reference import CHECKS, measure  # noqa: F401  (measure: one task in this process)
 
 RESULTS = "results.jsonl"
 WINDOW_H200 = (1.0, 15.0)
-CHECKS = ("runs", "finite", "deterministic", "changes_with_seed", "not_near_zero", "not_constant")
-
-
-# -- one task, in a worker --------------------------------------------------------------------
-def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int = 7, n_timing: int = 10,
-            warmup: int = 2, timing: bool = True, skip_timing_above_ms: float = 100.0) -> dict:
-    """Run the filters on one reference. Never raises for a broken task."""
-    import torch
-
-    import statistics
-
-    from ..verify.compare import clone as _clone
-    from ..verify.compare import compare, default_tolerances
-    from ..verify.compare import flatten as _flatten
-    from ..verify.compare import same as _same
-    from ..verify.judge import Judge, TaskProblem
-    from ..verify.spec import JobSpec, TimingConfig
-    from ..verify.timing import Flusher as _Flusher
-    from ..verify.timing import cv, time_in_process
-
-    res: dict = {"checks": {}, "reasons": []}
-    t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="kmosaic-filter-") as wd:
-        # the judge's reference helpers only: no candidate is involved in curating a task
-        job = Judge(JobSpec(device=device, reference=source, timing=TimingConfig(n=n_timing, warmup=warmup)), workdir=wd)
-        try:
-            mod = job.load_reference(source)
-            init = job.init_inputs(mod)
-            with torch.device(job.device):
-                torch.manual_seed(model_seed)
-                ref = mod.Model(*_clone(init))
-            ref = ref.to(job.device)
-            sets = [job.make_inputs(mod, s) for s in seeds]
-
-            def run(args):
-                try:
-                    with torch.no_grad():
-                        out = ref(*_clone(args))
-                    job.sync()
-                    return out
-                except BaseException as e:  # noqa: BLE001
-                    raise TaskProblem(f"forward raised {type(e).__name__}: {str(e)[:300]}") from None
-
-            t = time.perf_counter()
-            out_a = run(sets[0])
-            first_ms = (time.perf_counter() - t) * 1e3
-            t = time.perf_counter()
-            out_a2 = run(sets[0])
-            second_ms = (time.perf_counter() - t) * 1e3  # the first call pays lazy library init
-            out_b = run(sets[1])
-            res["checks"]["runs"] = True
-            tensors = [o for o in _flatten(out_a) if isinstance(o, torch.Tensor)]
-            if not tensors:
-                raise TaskProblem("forward returned no tensor")
-            floats = [o for o in tensors if o.is_floating_point()]
-            tol = default_tolerances(floats[0].dtype if floats else torch.float32)
-            res["tolerances"] = tol
-            res["out_shapes"] = [list(o.shape) for o in tensors]
-            res["out_dtypes"] = [str(o.dtype).replace("torch.", "") for o in tensors]
-            res["checks"]["finite"] = all(bool(torch.isfinite(o).all()) for o in floats)
-            res["checks"]["deterministic"] = compare(out_a, out_a2, tol, 0) is None
-            res["bitwise_deterministic"] = bool(_same(list(_flatten(out_a)), list(_flatten(out_a2))))
-            res["checks"]["changes_with_seed"] = compare(out_a, out_b, tol, 0) is not None
-            zeros = [torch.zeros_like(o) if isinstance(o, torch.Tensor) else o for o in _flatten(out_a)]
-            # near zero: an all-zeros answer passes the verifier, or almost no element rises
-            # above its absolute tolerance (the check would rest on the norm bound alone)
-            above = sum(int((o.float().abs() > tol["atol"]).sum()) for o in floats)
-            res["above_atol"] = round(above / max(1, sum(o.numel() for o in floats)), 4) if floats else None
-            res["checks"]["not_near_zero"] = compare(out_a, zeros, tol, 0) is not None and (not floats or res["above_atol"] >= 0.01)
-            if sum(o.numel() for o in tensors) > 1:
-                const = [torch.full_like(o, float(o.float().mean()) if o.is_floating_point() else int(o.float().median()))
-                         if isinstance(o, torch.Tensor) else o for o in _flatten(out_a)]
-                res["checks"]["not_constant"] = compare(out_a, const, tol, 0) is not None
-            else:  # a scalar is constant by shape; changing with the seed is what matters
-                res["checks"]["not_constant"] = res["checks"]["changes_with_seed"]
-            del out_a2, out_b, zeros
-            res["first_call_ms"] = round(first_ms, 4)
-            res.update(job.work(ref, sets[0]))
-            res["second_call_ms"] = round(second_ms, 4)
-            if timing and second_ms <= skip_timing_above_ms:
-                flush = _Flusher(job.device)
-                times = time_in_process(ref, sets, n_timing, warmup, flush, job.device)
-                res["eager_ms"] = statistics.median(times)
-                res["eager_cv"] = cv(times)  # the verifier's definition (stdev / mean), not a second one
-                res["timing_n"] = n_timing
-                del flush
-            elif timing:
-                res["eager_ms"] = None
-                res["reasons"].append(f"too slow to time: one call took {second_ms:.1f} ms")
-        except TaskProblem as e:
-            res["checks"]["runs"] = False
-            res["reasons"].append(str(e).split("\n")[0][:400])
-        except BaseException as e:  # noqa: BLE001 - e.g. out of memory
-            res["checks"]["runs"] = False
-            res["reasons"].append(f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}")
-        res["reasons"] += [f"failed: {k}" for k in CHECKS if res["checks"].get(k) is False and k != "runs"]
-        res["passed_checks"] = all(res["checks"].get(k) for k in CHECKS)
-        res["device"] = device
-        if job.is_cuda:
-            res["gpu"] = torch.cuda.get_device_name(job.device)
-        res["check_s"] = round(time.perf_counter() - t0, 3)
-    return res
 
 
 def verdict(rec: dict, window: tuple[float, float] | None) -> tuple[bool, list[str]]:
@@ -185,80 +80,6 @@ def reason_class(reason: str) -> str:
     return "out of memory" if "out of memory" in r else "does not run"
 
 
-# -- the worker process ---------------------------------------------------------------------
-def _worker(device: str, fd: int, n_timing: int, timing: bool) -> None:
-    out = os.fdopen(fd, "w", buffering=1)
-    import gc
-
-    import torch
-
-    dev = torch.device(device)
-    if dev.type == "cuda":
-        torch.zeros(1, device=dev).add_(1)
-    out.write(json.dumps({"event": "ready"}) + "\n")
-    for line in sys.stdin:
-        req = json.loads(line)
-        src = Path(req["path"]).read_text()
-        res = measure(src, device, n_timing=n_timing, timing=timing)
-        res["name"] = req["name"]
-        res["sha256"] = sha256_text(src)
-        out.write(json.dumps(res, default=str) + "\n")
-        gc.collect()
-        if dev.type == "cuda":
-            torch.cuda.empty_cache()
-    os._exit(0)
-
-
-class _Lane:
-    """One worker process on one device."""
-
-    def __init__(self, device: str, env: dict, n_timing: int, timing: bool, log):
-        r, w = os.pipe()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kernelmosaic.curate.filters", "--worker", "--device", device, "--fd", str(w),
-             "--timing-runs", str(n_timing)] + ([] if timing else ["--no-timing"]),
-            stdin=subprocess.PIPE, stdout=log, stderr=log, env=env, pass_fds=(w,), text=True, start_new_session=True)
-        os.close(w)
-        self.events = os.fdopen(r, "r")
-        self.device = device
-        # importing torch and touching the device takes seconds; minutes means something is stuck
-        up, _, _ = select.select([self.events], [], [], 300)
-        if not (up and self.events.readline()):
-            self.kill()
-            raise RuntimeError(f"the filter worker for {device} did not start (see {getattr(log, 'name', 'the log')})")
-
-    def ask(self, name: str, path: str, timeout_s: float) -> dict:
-        self.proc.stdin.write(json.dumps({"name": name, "path": path}) + "\n")
-        self.proc.stdin.flush()
-        ready, _, _ = select.select([self.events], [], [], timeout_s)
-        line = self.events.readline() if ready else ""
-        if not line:
-            why = "timeout" if not ready else "worker crash"
-            self.kill()
-            return {"name": name, "checks": {"runs": False}, "passed_checks": False,
-                    "reasons": [f"{why} after {timeout_s:.0f} s" if why == "timeout" else "worker crash (process died)"]}
-        try:
-            return json.loads(line)
-        except json.JSONDecodeError:  # a line cut short by the worker dying mid-write
-            self.kill()
-            return {"name": name, "checks": {"runs": False}, "passed_checks": False,
-                    "reasons": ["worker crash (its answer was cut short)"]}
-
-    def kill(self) -> None:
-        try:
-            os.killpg(self.proc.pid, 9)
-        except ProcessLookupError:
-            pass
-        self.proc.wait()
-
-    def close(self) -> None:
-        try:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=20)
-        except Exception:  # noqa: BLE001
-            self.kill()
-
-
 def done_names(out_dir: Path) -> set[str]:
     p = out_dir / RESULTS
     if not p.exists():
@@ -293,7 +114,8 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
     On ``cuda``, one worker per GPU in ``gpus``, or per visible GPU when it is None."""
     import threading
 
-    from ..verify.pool import detect_gpus
+    from ..verify.pool import WorkerPool, detect_gpus
+    from ..verify.spec import JobSpec, TimingConfig
     from .taskset import TaskSet
 
     t0 = time.monotonic()
@@ -309,17 +131,24 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
         # the visible GPUs as the verifier counts them: nvidia-smi ignores CUDA_VISIBLE_DEVICES, and
         # counting with it once put a lane on a GPU that another benchmark was timing on
         gpus = detect_gpus() or ["0"]
-    lanes_spec = [("cuda:0", {"CUDA_VISIBLE_DEVICES": str(g)}) for g in gpus] if device == "cuda" else [(device, {})]
-    log = open(out_dir / "worker.log", "a")
-    lock = threading.Lock()
     stats = {"measured": 0, "skipped_done": len(done), "remaining": 0,
              "total": len(ts.records) if only is None else len(set(only))}
+    if not todo:
+        stats["elapsed_s"] = round(time.monotonic() - t0, 1)
+        return stats
+    # one judge per GPU (each GPU times one task at a time), one on the CPU; no spare judges and
+    # no candidate processes: a filter job runs the reference alone
+    try:
+        pool = WorkerPool(device, workers=None if device == "cuda" else 1, gpus=[str(g) for g in gpus] if gpus else None,
+                          prewarm=False, jobs_per_worker=64)
+    except RuntimeError as e:
+        stats.update(remaining=len(todo), errors=[str(e)], elapsed_s=round(time.monotonic() - t0, 1))
+        return stats
+    lock = threading.Lock()
     queue = list(reversed(todo))
     results_f = open(out_dir / RESULTS, "a")
 
-    def lane_loop(dev: str, extra_env: dict):
-        env = {**os.environ, **extra_env}
-        lane = None
+    def lane_loop():
         while True:
             if time.monotonic() - t0 > budget_s:
                 break
@@ -327,36 +156,42 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
                 if not queue:
                     break
                 rec = queue.pop()
-            if lane is None or lane.proc.poll() is not None:
-                try:
-                    lane = _Lane(dev, env, n_timing, timing, log)
-                except RuntimeError as e:
-                    with lock:
-                        queue.append(rec)  # not measured: the next run takes it
-                        stats.setdefault("errors", []).append(str(e))
-                    lane = None
-                    break
+            src = ts.path(rec).read_text()
             # a task that hangs near the end must not carry the call far past its budget
             left = budget_s - (time.monotonic() - t0)
-            res = lane.ask(rec["name"], str(ts.path(rec)), min(task_timeout_s, max(15.0, left + 20.0)))
-            if lane.proc.poll() is not None:
-                lane = None
+            limit = min(task_timeout_s, max(15.0, left + 20.0))
+            job = JobSpec(kind="filter", device=device, reference=src, seeds=[11, 12],
+                          timing=TimingConfig(enabled=timing, n=n_timing, warmup=2))
+            out = pool.run(job, {"startup": 300.0, "check": limit}, retries=0)
+            if out.result is not None:
+                res = {k: v for k, v in out.result.items() if k != "event"}
+            elif out.failure == "timeout":
+                res = {"checks": {"runs": False}, "passed_checks": False, "reasons": [f"timeout after {limit:.0f} s"]}
+            elif out.phase == "startup":
+                with lock:
+                    queue.append(rec)  # not measured: the next run takes it
+                    stats.setdefault("errors", []).append(f"the filter worker for {device} did not start: {out.message}")
+                break
+            else:
+                res = {"checks": {"runs": False}, "passed_checks": False, "reasons": ["worker crash (process died)"]}
+            res["name"] = rec["name"]
+            res["sha256"] = sha256_text(src)
             with lock:
                 results_f.write(json.dumps(res, default=str) + "\n")
                 results_f.flush()
                 stats["measured"] += 1
                 if progress:
                     progress(stats["measured"], len(todo), res)
-        if lane is not None:
-            lane.close()
 
-    threads = [threading.Thread(target=lane_loop, args=spec, daemon=True) for spec in lanes_spec]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    results_f.close()
-    log.close()
+    threads = [threading.Thread(target=lane_loop, daemon=True) for _ in range(len(pool))]
+    try:
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        results_f.close()
+        pool.close()
     stats["remaining"] = len(queue)
     stats["elapsed_s"] = round(time.monotonic() - t0, 1)
     return stats
@@ -366,8 +201,6 @@ def _main() -> None:
     import argparse
 
     ap = argparse.ArgumentParser(description="Execution filters over a task set (resumable).")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     ap.add_argument("set_dir", nargs="?")
     ap.add_argument("--out", help="results folder (results.jsonl is appended to)")
     ap.add_argument("--device", default="cpu")
@@ -376,9 +209,6 @@ def _main() -> None:
     ap.add_argument("--timing-runs", type=int, default=10)
     ap.add_argument("--no-timing", action="store_true")
     args = ap.parse_args()
-    if args.worker:
-        _worker(args.device, args.fd, args.timing_runs, not args.no_timing)
-        return
     if not args.set_dir or not args.out:
         ap.error("SET_DIR and --out are required")
     gpus = [int(g) for g in args.gpus.split(",")] if args.gpus else None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 CATEGORIES = ("compile", "launch", "memory", "sync", "numerics", "correctness", "policy", "optimize", "triton", "cpu")
+from .._json import number  # noqa: E402 - the one reader of stored numbers
 from ..vocab import BACKENDS, STAGES, STATUSES  # noqa: E402 - the one vocabulary
 
 MISMATCH_CLASSES = ("nan", "rel_norm_high", "small", "shape", "dtype", "partial", "all")
@@ -81,21 +81,12 @@ class Signals:
     task: str
 
 
-def _num(v: Any) -> float | None:
-    # verdict JSON spells non-finite numbers as strings ("nan", "inf")
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
-
-
 def mismatch_classes(mm: dict[str, Any] | None) -> frozenset[str]:
     if not mm:
         return frozenset()
     reason = str(mm.get("reason") or "")
     out = set()
-    if re.search(r"NaN|\bInf\b", reason) or _num(mm.get("max_abs_err")) is None and mm.get("max_abs_err") is not None:
+    if re.search(r"NaN|\bInf\b", reason) or number(mm.get("max_abs_err")) is None and mm.get("max_abs_err") is not None:
         out.add("nan")
     if re.search(r"\bshape\b.*!= expected|outputs, the candidate", reason):
         out.add("shape")
@@ -104,10 +95,10 @@ def mismatch_classes(mm: dict[str, Any] | None) -> frozenset[str]:
     m = re.search(r"(\d+) of (\d+) elements outside", reason)
     if m and int(m.group(2)):
         out.add("all" if int(m.group(1)) / int(m.group(2)) >= ALL_WRONG else "partial")
-    rel = _num(mm.get("rel_norm_err"))
+    rel = number(mm.get("rel_norm_err"))
     if rel is None:
         m = re.search(r"relative norm error ([0-9.eE+-]+)", reason)
-        rel = _num(m.group(1)) if m else None
+        rel = number(m.group(1)) if m else None
     if rel is not None and not out & {"shape", "dtype"}:
         out.add("rel_norm_high" if rel >= REL_NORM_HIGH else "small")
     return frozenset(out)
@@ -117,13 +108,13 @@ def timing_classes(t: dict[str, Any] | None) -> frozenset[str]:
     if not t:
         return frozenset()
     out = set()
-    se = _num(t.get("speedup_eager"))
+    se = number(t.get("speedup_eager"))
     if se is None:
-        cand, eager = _num(t.get("candidate_ms")), _num(t.get("eager_ms"))
+        cand, eager = number(t.get("candidate_ms")), number(t.get("eager_ms"))
         se = eager / cand if cand and eager is not None else None
-    sc = _num(t.get("speedup_compile"))
+    sc = number(t.get("speedup_compile"))
     if sc is None:
-        cand, comp = _num(t.get("candidate_ms")), _num(t.get("compile_ms"))
+        cand, comp = number(t.get("candidate_ms")), number(t.get("compile_ms"))
         sc = comp / cand if cand and comp is not None else None
     if se is not None:
         out.add("slower_than_eager" if se < 1.0 else "faster")

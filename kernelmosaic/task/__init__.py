@@ -45,6 +45,28 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def sha256_fd(fd: int) -> str:
+    """The hex sha256 of an open file's whole content, read by offset (the descriptor's own
+    position is left alone): a library the candidate process holds open, checked before it loads."""
+    h = hashlib.sha256()
+    off = 0
+    while True:
+        chunk = os.pread(fd, 1 << 20, off)
+        if not chunk:
+            return h.hexdigest()
+        h.update(chunk)
+        off += len(chunk)
+
+
+def sha256_file(path: str | os.PathLike) -> str:
+    """The hex sha256 of a file's content: built libraries in the verifier's cache, copied stores."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return sha256_fd(fd)
+    finally:
+        os.close(fd)
+
+
 @dataclass(frozen=True)
 class Task:
     """One KernelBench-format problem."""

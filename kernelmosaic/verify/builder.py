@@ -191,14 +191,6 @@ class BuildRequest:
         return f"{self.name}.so" if self.tool == "load_inline" else "lib.so"
 
 
-def sha256_file(path: str | os.PathLike) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 # -- running a build.ninja without ninja or a shell --------------------------------------------------------
 def _ninja_expand(text: str, scope: dict[str, str]) -> str:
     out, i = [], 0
@@ -224,12 +216,137 @@ def _ninja_expand(text: str, scope: dict[str, str]) -> str:
     return "".join(out)
 
 
-def run_build_file(build_dir: str, error_prefix: str = "Error building extension") -> None:
+# -- object files reused by content --------------------------------------------------------------------------
+OBJECTS_FILE = "objects.json"  # what this build compiled that may be reused: read by the judge
+
+
+def parse_depfile(text: str) -> list[str]:
+    """The prerequisites of a make-style dependency file (gcc -MMD, nvcc
+    --generate-dependencies-with-compile): ``out.o: a.cpp b.h \\`` continued over lines."""
+    body = text.replace("\\\n", " ")
+    _, _, deps = body.partition(": ")
+    out, cur = [], []
+    i = 0
+    while i < len(deps):
+        c = deps[i]
+        if c == "\\" and i + 1 < len(deps) and deps[i + 1] == " ":
+            cur.append(" ")
+            i += 2
+            continue
+        if c.isspace():
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+        i += 1
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def _stat_key(path: str) -> list | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [path, st.st_size, st.st_mtime_ns]
+
+
+class ObjectCache:
+    """Object files of earlier builds, by content. A compile is skipped when an object was built
+    from the same source text by the same command (the build folder's path left out) with the same
+    toolchain, and every header it read outside the build folder is unchanged (path, size, mtime).
+    An object whose source read another file of its build folder (``#include "cuda.cu"``) is never
+    stored: its text alone would not name what it was built from. The cache is read here (the
+    builder, sandboxed) and written only by the judge (``Judge._publish_objects``), from the list
+    this builder leaves in ``objects.json``; each object's hash is checked before it is used.
+
+    In an agent's repair loop the binding (``main.cpp``: ``torch/extension.h`` and pybind11, the
+    slowest file to compile) rarely changes while the kernels do; it is compiled once."""
+
+    def __init__(self, root: str | os.PathLike, build_dir: str):
+        self.root = Path(root)
+        self.given = str(build_dir)
+        self.build_dir = os.path.realpath(build_dir)
+        self._toolchain: str | None = None
+        self.reused: list[str] = []
+        self.stored: list[dict] = []
+
+    def toolchain(self) -> str:
+        if self._toolchain is None:
+            import torch
+
+            parts = [torch.__version__, str(torch.version.cuda), os.environ.get("TORCH_CUDA_ARCH_LIST", ""), sys.version]
+            for prog in ("c++", "nvcc"):
+                try:
+                    parts.append(subprocess.run([prog, "--version"], capture_output=True, text=True, timeout=60).stdout)
+                except (OSError, subprocess.TimeoutExpired):
+                    parts.append(prog)
+            self._toolchain = "\0".join(parts)
+        return self._toolchain
+
+    def key(self, cmd: str, ins: list[str], sources: list[str]) -> str:
+        """The object's identity: the toolchain, the command, the file's text, and the names of the
+        build's other sources (which ``__has_include`` can see without the depfile saying so)."""
+        h = hashlib.sha256(self.toolchain().encode())
+        h.update(b"\0" + cmd.replace(self.given, "@BUILD@").replace(self.build_dir, "@BUILD@").encode())
+        h.update(b"\0" + "\0".join(sorted(os.path.basename(x) for x in sources)).encode())
+        for name in ins:
+            h.update(b"\0" + Path(self.build_dir, name).read_bytes())
+        return h.hexdigest()
+
+    def fetch(self, key: str, out: str) -> bool:
+        """Copy the object stored under ``key`` to ``out``; False when there is none, or its headers
+        changed, or it fails its hash."""
+        try:
+            m = json.loads((self.root / key / "manifest.json").read_text())
+            if any(_stat_key(d[0]) != d for d in m["deps"]):
+                return False
+            dst = Path(self.build_dir, out)
+            shutil.copyfile(self.root / key / "object.o", dst)
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            return False
+        from ..task import sha256_file
+
+        if sha256_file(dst) != m.get("sha256"):
+            dst.unlink(missing_ok=True)
+            return False
+        self.reused.append(out)
+        return True
+
+    def note(self, key: str, out: str, ins: list[str]) -> None:
+        """Record a fresh object for the judge to store, if its depfile shows it read nothing else of
+        the build folder."""
+        try:
+            deps = parse_depfile(Path(self.build_dir, out + ".d").read_text())
+        except OSError:
+            return
+        own = {os.path.realpath(os.path.join(self.build_dir, i)) for i in ins}
+        outside = []
+        for d in deps:
+            real = os.path.realpath(os.path.join(self.build_dir, d))
+            if real in own:
+                continue
+            if real.startswith(self.build_dir + os.sep):
+                return  # built from another file of this build: not reusable by its own text
+            st = _stat_key(real)
+            if st is None:
+                return
+            outside.append(st)
+        self.stored.append({"key": key, "object": out, "deps": outside})
+
+    def write(self) -> None:
+        Path(self.build_dir, OBJECTS_FILE).write_text(json.dumps({"objects": self.stored, "reused": self.reused}))
+
+
+def run_build_file(build_dir: str, error_prefix: str = "Error building extension", objects: ObjectCache | None = None) -> None:
     """Run the commands of the build.ninja that torch wrote: compiles in parallel, then the link.
 
     Each command becomes an argument list (the flags in it were allow-listed, and torch's own
-    quoting is undone by shlex) and runs without a shell. Raises RuntimeError with the compiler's
-    output, as torch's ninja runner does, so the candidate sees the same compile error."""
+    quoting is undone by shlex) and runs without a shell. A compile whose object is in
+    ``objects`` (the same text, command and toolchain) is skipped. Raises RuntimeError with the
+    compiler's output, as torch's ninja runner does, so the candidate sees the same compile error."""
     text = Path(build_dir, "build.ninja").read_text()
     variables: dict[str, str] = {}
     rules: dict[str, str] = {}
@@ -256,7 +373,14 @@ def run_build_file(build_dir: str, error_prefix: str = "Error building extension
 
     def run(outs, rule, ins):
         cmd = _ninja_expand(rules[rule], {**variables, "in": " ".join(ins), "out": " ".join(outs)})
+        key = None
+        if objects is not None and rule != "link" and len(outs) == 1:
+            key = objects.key(cmd, ins, [i for b in compiles for i in b[2]])
+            if objects.fetch(key, outs[0]):
+                return 0, "(reused: the same source, command and toolchain as an earlier build)", cmd
         p = subprocess.run(shlex.split(cmd), cwd=build_dir, capture_output=True, text=True, timeout=900)
+        if p.returncode == 0 and key is not None:
+            objects.note(key, outs[0], ins)
         return p.returncode, (p.stdout + p.stderr), cmd
 
     compiles = [b for b in builds if b[1] != "link"]
@@ -273,10 +397,13 @@ def run_build_file(build_dir: str, error_prefix: str = "Error building extension
         logs.append(cmd + "\n" + log)
         if rc != 0:
             raise RuntimeError(f"{error_prefix}: " + "\n".join(logs))
+    if objects is not None:
+        objects.write()
 
 
-def build(req: BuildRequest, staging: str) -> str:
-    """Build ``req`` into ``staging``; returns the library's path. Runs inside the builder sandbox."""
+def build(req: BuildRequest, staging: str, objects_dir: str | None = None) -> str:
+    """Build ``req`` into ``staging``; returns the library's path. Runs inside the builder sandbox.
+    ``objects_dir``: the judge's object cache (read only here), for ``load_inline``'s compiles."""
     req.validate()  # again: the judge checked, and this process trusts nothing it was handed
     if req.tool == "cc":
         cc = os.environ.get("CC", "gcc") if req.language == "c" else os.environ.get("CXX", "g++")
@@ -297,7 +424,8 @@ def build(req: BuildRequest, staging: str) -> str:
     # torch writes the build file and would run ninja (through /bin/sh) and import the result:
     # here the commands run as argument lists, and nothing is imported
     ce.verify_ninja_availability = lambda: None
-    ce._run_ninja_build = lambda build_directory, verbose, error_prefix: run_build_file(build_directory, error_prefix)
+    ce._run_ninja_build = lambda build_directory, verbose, error_prefix: run_build_file(
+        build_directory, error_prefix, ObjectCache(objects_dir, build_directory) if objects_dir else None)
     ce._import_module_from_library = lambda *a, **k: None
     ce.load_inline(req.name, req.cpp_sources, cuda_sources=req.cuda_sources or None, functions=req.functions,
                    extra_cflags=req.extra_cflags, extra_cuda_cflags=req.extra_cuda_cflags, extra_ldflags=req.extra_ldflags,
@@ -375,8 +503,9 @@ def private_path(bin_dir: str | os.PathLike) -> str:
 def main() -> None:
     req = BuildRequest(**json.loads(Path(sys.argv[1]).read_text()))
     staging = sys.argv[2]
+    objects_dir = sys.argv[3] if len(sys.argv) > 3 else None
     try:
-        path = build(req, staging)
+        path = build(req, staging, objects_dir)
         result = {"ok": True, "path": path}
     except BuildRefused as e:
         result = {"ok": False, "refused": str(e)}

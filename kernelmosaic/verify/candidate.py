@@ -19,7 +19,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import faulthandler
-import hashlib
 import importlib.machinery
 import importlib.util
 import inspect
@@ -30,6 +29,7 @@ import sys
 import time
 import traceback
 
+from ..task import sha256_fd
 from . import launches, streams
 from .channel import Channel, ChannelClosed, dtype_name, map_buffer, unmap
 
@@ -103,15 +103,7 @@ class Runner:
         fd = fds[0]
         self.keep.append(fd)  # the library stays mapped; the descriptor stays open with it
         # the judge hashed the library when it stored it; a different file is not loaded
-        h = hashlib.sha256()
-        off = 0
-        while True:
-            chunk = os.pread(fd, 1 << 20, off)
-            if not chunk:
-                break
-            h.update(chunk)
-            off += len(chunk)
-        if h.hexdigest() != reply["sha256"]:
+        if sha256_fd(fd) != reply["sha256"]:
             raise BuildFailed("the built library does not match the hash recorded when it was built; not loaded")
         return f"/proc/self/fd/{fd}"
 
@@ -380,12 +372,18 @@ class Runner:
         if waited is not None:
             reply["wait_ms"] = waited[0].elapsed_time(waited[1])
         if diag:
-            reply["diag"] = {"candidate_event_ms": ev[0].elapsed_time(ev[1]), "candidate_host_ms": (time.perf_counter() - t_host) * 1e3}
+            t_end = time.perf_counter()
+            # absolute times on the host's monotonic clock (the judge's too): the judge splits its
+            # round trip into the hand-over, this process's part and the way back
+            reply["diag"] = {"candidate_event_ms": ev[0].elapsed_time(ev[1]), "candidate_host_ms": (t_end - t_host) * 1e3,
+                             "t_host0": t_host, "t_host1": t_end}
         if mode in ("check", "instrumented"):
             reply["late"] = late
             reply["integrity"] = self.integrity()
         if instr is not None:
             reply["instr"] = instr
+        if diag:
+            reply["diag"]["t_reply"] = time.perf_counter()
         return reply
 
     def _gpu_wait(self, ms: float) -> tuple:

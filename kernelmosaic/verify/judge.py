@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -37,7 +38,9 @@ from pathlib import Path
 import torch
 
 from . import libs, precision, protocols, quiet, sandbox, streams
-from .builder import BuildRefused, BuildRequest, private_path, sha256_file, toolchain_paths
+from ..task import sha256_file
+from . import builder
+from .builder import BuildRefused, BuildRequest, private_path, toolchain_paths
 from .channel import SharedBuffer, dtype_name
 from . import infra
 from .compare import (SAMPLE_ABOVE, all_finite, clone, compare, default_tolerances, flatten, max_abs_diff, same, within,
@@ -305,9 +308,9 @@ class Judge:
     def reference_case(self, mod, ref, seed: int):
         inputs = self.make_inputs(mod, seed)
         try:
-            with torch.no_grad():
+            with torch.no_grad(), self.quiet.busy():  # off the GPU while another lane times on it
                 out = ref(*clone(inputs))
-            self.sync()
+                self.sync()
         except BaseException as e:  # noqa: BLE001
             raise (self.own_failure(e, "the reference forward")
                    or TaskProblem(f"the reference forward raised {type(e).__name__}: {e}\n{_exc_text(e)}")) from None
@@ -341,6 +344,7 @@ class Judge:
             return {"ok": False, "message": f"the verifier refused this build: {e}"}, []
         key = req.key(self.toolchain())
         root = Path(self.spec.build_dir) / "artifacts"
+        objects = Path(self.spec.build_dir) / "objects"  # compiled files by content (builder.ObjectCache)
         art = root / key
         found = self._cached_artifact(art)
         if found is None:
@@ -356,7 +360,7 @@ class Judge:
                 with open(log, "wb") as lf:
                     try:
                         subprocess.run(sandbox.command(cfg, [sys.executable, "-m", "kernelmosaic.verify.builder",
-                                                             str(staging / "request.json"), str(staging)]),
+                                                             str(staging / "request.json"), str(staging), str(objects)]),
                                        stdin=subprocess.DEVNULL, stdout=lf, stderr=subprocess.STDOUT, env=env,
                                        timeout=900, close_fds=True)
                     except subprocess.TimeoutExpired:
@@ -375,6 +379,7 @@ class Judge:
                     return {"ok": False, "message": "Error building extension: the kernel source did not compile",
                             "log": trim_log(msg)}, []
                 built = Path(result["path"])
+                self._publish_objects(staging, objects)
                 # publish: hash it, then move a complete folder into place in one rename
                 tmp = root / f".{key}.{os.getpid()}"
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -409,6 +414,59 @@ class Judge:
                 self.rejections.append({"rule": "library_compute", "detail": detail})
                 return {"ok": False, "message": f"the verifier refused this build: {detail}"}, []
         return {"ok": True, "sha256": digest}, [os.open(path, os.O_RDONLY | os.O_CLOEXEC)]
+
+    def _publish_objects(self, staging: Path, root: Path) -> None:
+        """Store the object files the builder listed as reusable (builder.ObjectCache), each hashed,
+        in a folder moved into place in one rename. Only the judge writes this cache; a listing it
+        cannot read is skipped (the build stands, nothing is stored)."""
+        try:
+            listing = json.loads((staging / builder.OBJECTS_FILE).read_text())
+            entries = listing.get("objects") or []
+            if listing.get("reused"):
+                self.notes.append(f"the build reused {len(listing['reused'])} compiled file(s) of earlier builds "
+                                  "(the same source, command and toolchain)")
+        except (OSError, ValueError, AttributeError):
+            return
+        for e in entries[:16]:
+            try:
+                key, obj, deps = e["key"], e["object"], e["deps"]
+                if not (isinstance(key, str) and re.fullmatch(r"[0-9a-f]{64}", key) and isinstance(obj, str)
+                        and isinstance(deps, list) and all(isinstance(d, list) and len(d) == 3 for d in deps)):
+                    continue
+                src = (staging / obj).resolve()
+                if staging.resolve() not in src.parents or not src.is_file():
+                    continue
+                if (root / key).exists():
+                    if self._stored_object_ok(root / key):
+                        continue
+                    # one that fails its hash is never used: moved aside, and replaced below
+                    bad = root / f".{key}.bad.{os.getpid()}"
+                    try:
+                        os.rename(root / key, bad)
+                        shutil.rmtree(bad, ignore_errors=True)
+                    except OSError:
+                        continue
+                root.mkdir(parents=True, exist_ok=True)
+                tmp = root / f".{key}.{os.getpid()}"
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir()
+                shutil.copyfile(src, tmp / "object.o")
+                (tmp / "manifest.json").write_text(json.dumps({"sha256": sha256_file(tmp / "object.o"), "deps": deps}))
+                for q in (tmp, *tmp.iterdir()):
+                    os.chmod(q, 0o755 if q.is_dir() else 0o644)
+                try:
+                    os.rename(tmp, root / key)
+                except OSError:  # another judge stored it first
+                    shutil.rmtree(tmp, ignore_errors=True)
+            except (OSError, KeyError, TypeError):
+                continue
+
+    @staticmethod
+    def _stored_object_ok(entry: Path) -> bool:
+        try:
+            return sha256_file(entry / "object.o") == json.loads((entry / "manifest.json").read_text())["sha256"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
 
     @staticmethod
     def _cached_artifact(art: Path) -> tuple[Path, str] | None:
@@ -527,7 +585,11 @@ class Judge:
             msg["wait_ms"] = wait_ms
         if self.spec.timing.diagnostics and mode in ("timed", "null"):
             msg["diag"] = True
-        return (proc or self.cand).request(msg, what=what)
+        if mode in ("timed", "null"):  # inside a timing loop, which holds the GPU alone
+            return (proc or self.cand).request(msg, what=what)
+        # a checked call: with other lanes' checks, never during another lane's timed loop
+        with self.quiet.busy():
+            return (proc or self.cand).request(msg, what=what)
 
     def fail_from_reply(self, reply: dict) -> None:
         """Turn a candidate process's error reply into the job's failure."""
@@ -594,6 +656,11 @@ class Judge:
 
     # -- correctness ----------------------------------------------------------------------------------------------
     def check_one(self, s: Slot, inputs, ref_out, trial: int, seed: int, what: str):
+        # the fill, the call and the comparison: GPU work kept off other lanes' timed loops
+        with self.quiet.busy():
+            return self._check_one(s, inputs, ref_out, trial, seed, what)
+
+    def _check_one(self, s: Slot, inputs, ref_out, trial: int, seed: int, what: str):
         s.fill(inputs)
         s.poison()
         self.sync()
@@ -696,7 +763,8 @@ class Judge:
             if trial == oracle_trial:
                 # judged now, while the judge holds this call's outputs; a failure is raised after
                 # the instrumented call, so that a broken rule (a torch cast, say) names the cause
-                self.precision = precision.check(ref, inputs, ref_out, self._last_out, self.device, trial=trial, seed=seed)
+                with self.quiet.busy():  # the float64 oracle: GPU work, kept off other lanes' timed loops
+                    self.precision = precision.check(ref, inputs, ref_out, self._last_out, self.device, trial=trial, seed=seed)
             self._last_out = None
             del inputs, ref_out
         if not self.sem.extra_checks:
@@ -825,7 +893,14 @@ class Judge:
         self.sync()
         t1 = time.perf_counter()
         if self.spec.timing.diagnostics:
-            d = reply.get("diag") if isinstance(reply.get("diag"), dict) else {}
+            d = dict(reply.get("diag")) if isinstance(reply.get("diag"), dict) else {}
+            marks = [d.pop(k, None) for k in ("t_host0", "t_host1", "t_reply")]
+            if all(isinstance(m, float) for m in marks):
+                # the round trip's parts, on the one monotonic clock of the host: the judge's request
+                # to the candidate's start, the candidate's work after its own measure (the reply),
+                # and the reply back to the judge
+                d.update(hand_over_ms=(marks[0] - t0) * 1e3, after_host_ms=(marks[2] - marks[1]) * 1e3,
+                         way_back_ms=(t_reply - marks[2]) * 1e3)
             key = f"{(proc or self.cand).role}:{mode}{f':wait{wait_ms:g}' if wait_ms else ''}{self.diag_phase}"
             self.diag.setdefault(key, []).append({"round_trip_ms": (t_reply - t0) * 1e3, "copy_ms": (t1 - t_reply) * 1e3,
                                                    **{k: v for k, v in d.items() if isinstance(v, (int, float))}})
@@ -1348,7 +1423,6 @@ class Judge:
     def run_baseline(self) -> dict:
         """Eager (and torch.compile) times of the reference alone, by the candidates' protocol."""
         result: dict = {"status": None}
-        t_setup = time.perf_counter()
         try:
             mod = self.load_reference(self.spec.reference)
             init = self.init_inputs(mod)

@@ -429,10 +429,12 @@ class WorkerPool:
     def __len__(self) -> int:
         return len(self.lanes)
 
-    def run(self, job: JobSpec, timeouts: dict[str, float] | None = None) -> Outcome:
+    def run(self, job: JobSpec, timeouts: dict[str, float] | None = None, retries: int = INFRA_RETRIES) -> Outcome:
+        """The job's outcome on the next free lane; ``retries``: how many times a run that failed
+        for the verifier's reasons is run again on a fresh judge."""
         lane = self._free.get()
         try:
-            return lane.run(job, {**DEFAULT_TIMEOUTS, **(timeouts or {})})
+            return lane.run(job, {**DEFAULT_TIMEOUTS, **(timeouts or {})}, retries)
         finally:
             self._free.put(lane)
 

@@ -6,7 +6,10 @@ Each start initialises CUDA, runs warm-up kernels and starts CUPTI on the lane's
 time-slices between contexts: measured on an H200, a ~2 ms kernel timed while a new pool's
 processes started read 5.5 ms, against 2.3 ms a moment later. So every start takes this lock
 *shared* around its GPU work, and the judge takes it *exclusive* around each calibration and
-timing loop. Starts never overlap a timed call; they overlap each other, and everything else.
+timing loop. A judge's other GPU work (its reference forwards, the candidate's checked calls)
+takes it shared too, one call at a time, so that several lanes on one GPU check at once
+(``Verifier(lanes_per_gpu=N)``) while each timed loop has the GPU alone. Starts and checks never
+overlap a timed call; they overlap each other.
 
 It is a ``flock`` on a file per user and GPU (``CUDA_VISIBLE_DEVICES``), so verifiers of one user
 on one machine share it. A second file beside it is a turnstile that lets a waiting judge go
@@ -108,9 +111,11 @@ def shared(fd: int | None, turn: int | None = None, timeout: float = START_WAIT_
 
 
 class Quiet:
-    """The judge's side: ``with quiet.exclusive():`` around a timing loop. ``waits`` holds the
-    seconds each loop waited for starts to leave the GPU; ``unquiet`` counts the loops timed
-    without the lock after ``WAIT_S`` (none are counted where the device has no lock)."""
+    """The judge's side: ``with quiet.exclusive():`` around a timing loop, ``with quiet.busy():``
+    around its other GPU work (a reference forward, a checked call of the candidate). ``waits``
+    holds the seconds each loop waited for starts and other judges' checks to leave the GPU;
+    ``unquiet`` counts the loops timed without the lock after ``WAIT_S`` (none are counted where
+    the device has no lock)."""
 
     def __init__(self, device: str):
         path = lock_path(device)
@@ -118,12 +123,33 @@ class Quiet:
         self.turn = open_lock(turn_path(path)) if self.fd is not None else None
         self.waits: list[float] = []
         self.unquiet = 0
+        self._held = 0  # busy() depth; -1 while exclusive (a busy() inside must not convert the lock)
+
+    @contextlib.contextmanager
+    def busy(self):
+        """The lock shared around GPU work that is not timed, behind any judge waiting to time:
+        several lanes on one GPU check at once, and none of it runs during a timed loop. Nested
+        in another busy() or in exclusive() it does nothing: flock would convert the lock held."""
+        if self.fd is None or self._held:
+            yield
+            return
+        with shared(self.fd, self.turn, START_WAIT_S) as got:
+            self._held = 1 if got else 0
+            try:
+                yield
+            finally:
+                self._held = 0
 
     @contextlib.contextmanager
     def exclusive(self):
         if self.fd is None:
             yield
             return
+        if self._held < 0:  # inside another exclusive(): the GPU is already this judge's
+            yield
+            return
+        # inside busy() (not done by the judge: timing loops run outside its GPU work) flock turns
+        # the shared lock into this exclusive one, released at the end
         t0 = time.monotonic()
         # the turnstile first: starts that have not begun a GPU step wait behind this judge
         turned = acquire(self.turn, True, WAIT_S)
@@ -136,9 +162,11 @@ class Quiet:
             self.waits.append(round(time.monotonic() - t0, 4))
         else:
             self.unquiet += 1
+        self._held = -1 if got else 0
         try:
             yield
         finally:
+            self._held = 0
             if got:
                 release(self.fd)
 

@@ -52,7 +52,9 @@ class TimingConfig:
 class JobSpec:
     """What a judge does. ``kind``: ``verify`` (judge a candidate), ``build`` (run the candidate's
     import on the CPU so that its extensions are built into the cache, before a GPU lane loads it),
-    ``baseline`` (time the reference alone) or ``ceilings`` (measure the GPU's speed of light)."""
+    ``baseline`` (time the reference alone), ``ceilings`` (measure the GPU's speed of light) or
+    ``filter`` (curation's checks on the reference alone, ``reference.py``: ``seeds`` are its two
+    input seeds, ``timing`` its eager timing)."""
 
     kind: str = "verify"
     device: str = "cpu"

@@ -27,7 +27,7 @@ from ..vocab import PROTOCOLS
 from .machine import cpu_name
 from . import protocols
 from .policy import check_candidate
-from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, run_one_off
+from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, detect_gpus, run_one_off
 from .spec import BASELINE_PROVENANCE as _PROVENANCE, JobSpec, TimingConfig
 from .verdict import BACKENDS, POLICIES, BaselineSource, Failure, Rejection, Target, Verdict
 
@@ -161,9 +161,16 @@ class Verifier:
         jobs_per_worker: int = 32,
         spares: int | None = None,
         ceilings: dict | None = None,
+        lanes_per_gpu: int = 1,
     ):
         if device not in ("cuda", "cpu"):
             raise ValueError("device must be 'cuda' or 'cpu'")
+        if not isinstance(lanes_per_gpu, int) or lanes_per_gpu < 1:
+            raise ValueError("lanes_per_gpu must be a whole number ≥ 1")
+        if device == "cuda" and lanes_per_gpu > 1:
+            # several judges on one GPU: their checks run at once, each candidate within its share of
+            # the memory, and each timed loop alone on the GPU (quiet.py)
+            gpus = [g for g in (gpus if gpus is not None else detect_gpus()) for _ in range(lanes_per_gpu)]
         self.device = device
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self.build_dir = self.cache_dir / "build"

@@ -55,7 +55,7 @@ def main() -> None:
     refill()
     import torch
 
-    from . import judge
+    from . import judge, reference
     from .spec import JobSpec
     from .timing import measure_ceilings
 
@@ -116,6 +116,16 @@ def main() -> None:
         if spec.kind == "ceilings":
             jobs_left -= 1
             emit({"event": "result", "ceilings": measure_ceilings(device)})
+            continue
+        if spec.kind == "filter":  # a task's reference alone, for curation: no candidate process
+            jobs_left -= 1
+            emit({"event": "phase", "phase": "check"})
+            emit({"event": "result", **reference.measure(spec.reference, args.device, seeds=tuple(spec.seeds or (11, 12)),
+                                                         n_timing=spec.timing.n, warmup=spec.timing.warmup,
+                                                         timing=spec.timing.enabled)})
+            gc.collect()
+            if device.type == "cuda":
+                torch.cuda.empty_cache()
             continue
         cand = warm.popleft() if warm and spec.kind != "baseline" else None
         jobs_left -= 1
