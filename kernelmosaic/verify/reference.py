@@ -116,4 +116,5 @@ def measure(source: str, device: str = "cpu", *, seeds=(11, 12), model_seed: int
         if job.is_cuda:
             res["gpu"] = torch.cuda.get_device_name(job.device)
         res["check_s"] = round(time.perf_counter() - t0, 3)
+        job.close()  # its lock descriptors: a judge process runs many of these jobs
     return res
