@@ -9,7 +9,9 @@ For each gold kernel (tests/gpu/kernels, nvrtc format) and its KernelBench task,
   boundary    the verifier: the judge's host clock around the round trip to its candidate process,
               less the calibrated empty-call overhead and the long-call excess
               (TimingConfig.long_call_calibration); ``boundary_plain`` is the same verdicts' times
-              with the empty-call overhead alone taken off (the verifier before the long calls).
+              with the empty-call overhead alone taken off (the verifier before the long calls);
+              ``boundary_spin`` (``--spin``) the verdicts again with both sides polling for each
+              other's messages instead of sleeping (TimingConfig.spin_wait).
 
 Eager baselines are compared the same way (in-process vs the verifier's reference process).
 Nothing else runs on the GPU while either side times. Prints one JSON line per measurement and a
@@ -115,6 +117,8 @@ def main() -> None:
     ap.add_argument("--diagnostics", action="store_true", help="break each timed call down (TimingConfig.diagnostics)")
     ap.add_argument("--mps", action="store_true", help="also time across the boundary under an MPS daemon of our own "
                     "(the candidate's own-uid layer off: an MPS server serves one user)")
+    ap.add_argument("--spin", action="store_true", help="also time each kernel with both sides polling for each other's "
+                    "messages (TimingConfig.spin_wait)")
     a = ap.parse_args()
     from kernelmosaic.task import Task
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
@@ -135,7 +139,7 @@ def main() -> None:
     emit({"event": "start", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "n": a.n, "warmup": a.warmup})
     timing = TimingConfig(enabled=True, n=a.n, warmup=a.warmup, compile=False, use_cache=False, diagnostics=a.diagnostics)
 
-    def boundary(v, g, task, cand_file, variant):
+    def boundary(v, g, task, cand_file, variant, timing=timing):
         verdict = v.verify(VerifyRequest(candidate=Path(cand_file).read_text(), task=task, backend="nvrtc", timing=timing))
         t = verdict.timing
         lc = (t.long_call_ms or {}) if t else {}
@@ -162,6 +166,13 @@ def main() -> None:
             emit({"task": g["task"], "inprocess_candidate_ms": ip_c["median_ms"], "inprocess_candidate_host_ms": ip_c["host_median_ms"],
                   "inprocess_eager_ms": ip_e["median_ms"], "inprocess_eager_host_ms": ip_e["host_median_ms"],
                   **boundary(v, g, task, cand_file, "boundary")})
+    if a.spin:
+        # the same verdicts with both sides polling for each other's messages (TimingConfig.spin_wait)
+        spin = TimingConfig(enabled=True, n=a.n, warmup=a.warmup, compile=False, use_cache=False, diagnostics=a.diagnostics,
+                            spin_wait=True)
+        with Verifier(device="cuda", cache_dir=tempfile.mkdtemp(prefix="kmosaic-bt-spin-"), spares=1) as v:
+            for g, task, task_file, cand_file in cases:
+                emit({"task": g["task"], **boundary(v, g, task, cand_file, "boundary_spin", spin)})
     if a.mps:
         root = Path(tempfile.mkdtemp(prefix="kmosaic-mps-"))
         os.chmod(root, 0o755)
@@ -179,7 +190,7 @@ def main() -> None:
             stop_mps(env)
     summary = {"event": "summary"}
     by_task = {r["task"]: r for r in rows if r.get("variant") == "boundary"}
-    for variant, key in (("boundary", ""), ("boundary_plain", "_plain"), ("boundary_mps", "")):
+    for variant, key in (("boundary", ""), ("boundary_plain", "_plain"), ("boundary_spin", ""), ("boundary_mps", "")):
         src = "boundary" if variant == "boundary_plain" else variant
         ok = [r for r in rows if r.get("variant") == src and r.get(f"boundary_candidate{key}_ms")]
         ip = [(r, by_task[r["task"]]) for r in ok if r["task"] in by_task]

@@ -264,6 +264,40 @@ def test_an_object_built_from_another_file_of_its_build_is_not_kept(tmp_path):
     assert cache.stored[0]["deps"] == [[str(header), st.st_size, st.st_mtime_ns]]
 
 
+def test_a_polling_receive_gets_every_message_whole(tmp_path):
+    """TimingConfig.spin_wait's channel: a receive that polls takes a message sent while it polls
+    and one sent after it gave up polling (then it waits asleep), each whole, with the descriptor
+    sent beside it."""
+    import threading
+
+    from kernelmosaic.verify.channel import Channel
+
+    judge, other = Channel.pair()
+    cand = Channel(other)
+    f = tmp_path / "x"
+    f.write_text("fd")
+
+    def send_later():
+        time.sleep(0.05)
+        fd = os.open(f, os.O_RDONLY)
+        cand.send_json({"event": "done", "n": 1, "pad": "x" * 300_000})  # larger than one read
+        time.sleep(0.3)
+        judge.send_pickle({"op": "call", "n": 2}, [fd])
+        os.close(fd)
+
+    t = threading.Thread(target=send_later)
+    t.start()
+    t0 = time.monotonic()
+    first = judge.recv_json(timeout=5, spin_s=0.2)  # arrives while polling
+    assert first["n"] == 1 and len(first["pad"]) == 300_000 and time.monotonic() - t0 < 0.2
+    msg, fds = cand.recv_pickle(timeout=5, spin_s=0.05)  # polling gives up first, then it sleeps
+    t.join()
+    assert msg == {"op": "call", "n": 2} and len(fds) == 1 and os.read(fds[0], 2) == b"fd"
+    os.close(fds[0])
+    judge.close()
+    cand.close()
+
+
 def test_a_build_flag_outside_the_allow_list_is_refused():
     for ok in ("-O3", "-march=native", "-ffast-math", "-fopenmp", "-DN=4", "-std=c++17", "-Wall", "-lm"):
         check_flag(ok, nvcc=False)

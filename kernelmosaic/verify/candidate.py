@@ -679,11 +679,14 @@ def main() -> None:
         os._exit(3)
     ch.send_json({"event": "ready", "ok": True, "sandbox": sandbox, "pid": os.getpid(),
                   "startup_s": round(time.perf_counter() - t0, 3), "startup_parts": parts})
+    spin_s = 0.0  # set by a timed call that asks for polling (TimingConfig.spin_wait): for the next call
     while True:
         try:
-            msg, fds = ch.recv_pickle()
+            msg, fds = ch.recv_pickle(spin_s=spin_s)
         except ChannelClosed:
             break
+        spin = msg.get("spin_ms") if msg.get("op") == "call" else None
+        spin_s = min(float(spin), 1000.0) / 1e3 if isinstance(spin, (int, float)) and spin > 0 else 0.0
         op = msg.get("op")
         if op == "exit":
             break

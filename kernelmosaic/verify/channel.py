@@ -78,8 +78,22 @@ class Channel:
         self._send(json.dumps(obj, default=str, allow_nan=True).encode())
 
     # -- receiving ----------------------------------------------------------------------------------
-    def _fill(self, n: int, deadline: float | None) -> None:
+    def _fill(self, n: int, deadline: float | None, spin_until: float | None = None) -> None:
         while len(self._buf) < n:
+            if spin_until is not None and time.monotonic() < spin_until:
+                # polling, not sleeping (TimingConfig.spin_wait): the wake-up after a sleep grows
+                # with its length, so a long call would pay more of it than an empty one
+                try:
+                    data, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 20, 64, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    continue
+                except (ConnectionResetError, OSError) as e:
+                    raise ChannelClosed(str(e)) from None
+                self._fds.extend(fds)
+                if not data:
+                    raise ChannelClosed("end of file")
+                self._buf += data
+                continue
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -96,26 +110,28 @@ class Channel:
                 raise ChannelClosed("end of file")
             self._buf += data
 
-    def _recv(self, timeout: float | None, limit: int | None) -> tuple[bytes, list[int]]:
+    def _recv(self, timeout: float | None, limit: int | None, spin_s: float = 0.0) -> tuple[bytes, list[int]]:
         deadline = None if timeout is None else time.monotonic() + timeout
-        self._fill(_HEAD.size, deadline)
+        spin_until = time.monotonic() + spin_s if spin_s > 0 else None
+        self._fill(_HEAD.size, deadline, spin_until)
         size, nfds = _HEAD.unpack(self._buf[: _HEAD.size])
         if limit is not None and size > limit:
             raise ProtocolError(f"a message of {size} bytes (the limit is {limit})")
-        self._fill(_HEAD.size + size, deadline)
+        self._fill(_HEAD.size + size, deadline, spin_until)
         payload = self._buf[_HEAD.size: _HEAD.size + size]
         self._buf = self._buf[_HEAD.size + size:]
         fds, self._fds = self._fds[:nfds], self._fds[nfds:]
         return payload, fds
 
-    def recv_pickle(self, timeout: float | None = None):
-        """Candidate side: a message from the judge, with the file descriptors sent beside it."""
-        payload, fds = self._recv(timeout, None)
+    def recv_pickle(self, timeout: float | None = None, spin_s: float = 0.0):
+        """Candidate side: a message from the judge, with the file descriptors sent beside it
+        (polled for ``spin_s`` seconds before waiting asleep)."""
+        payload, fds = self._recv(timeout, None, spin_s)
         return pickle.loads(payload), fds
 
-    def recv_json(self, timeout: float | None = None) -> dict:
+    def recv_json(self, timeout: float | None = None, spin_s: float = 0.0) -> dict:
         """Judge side: a candidate's reply, parsed as JSON data (never unpickled)."""
-        payload, fds = self._recv(timeout, MAX_REPLY)
+        payload, fds = self._recv(timeout, MAX_REPLY, spin_s)
         for fd in fds:  # the candidate has no business sending descriptors
             os.close(fd)
         try:

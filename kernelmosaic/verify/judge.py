@@ -53,6 +53,8 @@ from .spec import BASELINE_ATTEMPTS, BASELINE_MAX_SPREAD, BASELINE_PROVENANCE as
 from .timing import SOL_MARGIN, Flusher, cv, excess_at, spread
 from .variants import JUDGE_MODES, choose_variant, output_problem, size_sites
 
+# TimingConfig.spin_wait: how long either side polls for the other's message before sleeping
+SPIN_MS = 200.0
 CALIBRATION_CALLS = 15
 # the GPU waits (ms) of the long empty calls (calibrate_waits), and how many of each
 LONG_CALL_WAITS_MS = (1.0, 3.0, 9.0)
@@ -586,6 +588,9 @@ class Judge:
         if self.spec.timing.diagnostics and mode in ("timed", "null"):
             msg["diag"] = True
         if mode in ("timed", "null"):  # inside a timing loop, which holds the GPU alone
+            if self.spec.timing.spin_wait and self.is_cuda:
+                msg["spin_ms"] = SPIN_MS
+                return (proc or self.cand).request(msg, what=what, spin_s=SPIN_MS / 1e3)
             return (proc or self.cand).request(msg, what=what)
         # a checked call: with other lanes' checks, never during another lane's timed loop
         with self.quiet.busy():

@@ -156,9 +156,9 @@ class CandidateProcess:
             return False
         return any(layer in refused for layer in self.want)
 
-    def _recv(self, timeout: float | None, what: str) -> dict:
+    def _recv(self, timeout: float | None, what: str, spin_s: float = 0.0) -> dict:
         try:
-            return self.ch.recv_json(timeout)
+            return self.ch.recv_json(timeout, spin_s)
         except ChannelClosed:
             raise JobFailed("runtime_error", "crash", f"{self.exit_description()} during {what}", self.log_tail()) from None
         except ChannelTimeout:
@@ -167,13 +167,13 @@ class CandidateProcess:
             raise JobFailed("rejected", "rule", f"the candidate process broke the protocol: {e}",
                             rejection=("protocol", str(e))) from None
 
-    def request(self, msg: dict, fds=(), on_build=None, what: str = "a call") -> dict:
+    def request(self, msg: dict, fds=(), on_build=None, what: str = "a call", spin_s: float = 0.0) -> dict:
         try:
             self.ch.send_pickle(msg, fds)
         except ChannelClosed:
             raise JobFailed("runtime_error", "crash", f"{self.exit_description()} before {what}", self.log_tail()) from None
         while True:
-            reply = self._recv(None, what)
+            reply = self._recv(None, what, spin_s)
             if reply["event"] == "build" and on_build is not None:
                 answer, afds = on_build(reply.get("request"))
                 try:

@@ -46,6 +46,11 @@ class TimingConfig:
     # the time a verdict reports: the median of the timed calls, or their mean (KernelBench's;
     # protocols.py)
     statistic: str = "median"
+    # GPU, an experiment on timing fidelity (benchmarks/boundary_timing.py --spin): in calibration
+    # and timing loops the judge and the candidate (or reference) process wait for each other's
+    # messages by polling, a core each, not asleep: a wake-up's cost grows with the sleep before
+    # it, so a long call would otherwise pay more of it than the empty calls it is calibrated by
+    spin_wait: bool = False
 
 
 @dataclass

@@ -424,6 +424,7 @@ class Verifier:
         # a mean is not a median; KernelBench's protocol also makes its inputs its own way
         how = "" if req.timing.statistic == "median" else f"|{req.timing.statistic}"
         how += "|kb" if protocols.is_kernelbench(req.protocol) else ""
+        how += "|spin" if self.device == "cuda" and req.timing.spin_wait else ""
         return f"{req.task.sha256}|{self.device}|{self._device_name}|n={req.timing.n}|w={req.timing.warmup}|{tol}|{self._torch_tag()}{lc}{how}"
 
     @staticmethod
