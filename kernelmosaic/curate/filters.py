@@ -130,16 +130,17 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
     if device == "cuda" and not gpus:
         # the visible GPUs as the verifier counts them: nvidia-smi ignores CUDA_VISIBLE_DEVICES, and
         # counting with it once put a lane on a GPU that another benchmark was timing on
-        gpus = detect_gpus() or ["0"]
+        gpus = detect_gpus()  # none: the pool says so ("no NVIDIA GPU found ... use --device cpu")
     stats = {"measured": 0, "skipped_done": len(done), "remaining": 0,
              "total": len(ts.records) if only is None else len(set(only))}
+    (out_dir / RESULTS).touch()  # a run that measures nothing still leaves its (empty) results file
     if not todo:
         stats["elapsed_s"] = round(time.monotonic() - t0, 1)
         return stats
     # one judge per GPU (each GPU times one task at a time), one on the CPU; no spare judges and
     # no candidate processes: a filter job runs the reference alone
     try:
-        pool = WorkerPool(device, workers=None if device == "cuda" else 1, gpus=[str(g) for g in gpus] if gpus else None,
+        pool = WorkerPool(device, workers=None if device == "cuda" else 1, gpus=[str(g) for g in gpus] if device == "cuda" else None,
                           prewarm=False, jobs_per_worker=64)
     except RuntimeError as e:
         stats.update(remaining=len(todo), errors=[str(e)], elapsed_s=round(time.monotonic() - t0, 1))
