@@ -366,3 +366,14 @@ def test_scale_small_runs_the_loop_on_cpu_sized_tasks(tmp_path, cache_dir):
         (ep,) = s.episodes("s")
         assert ep.task_key == "big_relu@small" and ep.correct
         assert "393216" not in s.get_task("big_relu@small")["source"]
+
+
+def test_filter_on_cuda_without_a_gpu_says_so(tmp_path):
+    """`kmosaic tasks filter --device cuda` where no NVIDIA GPU is visible: the verifier pool's own
+    message, exit 2, nothing measured, and a results file that a rerun on the CPU resumes into.
+    (CUDA_VISIBLE_DEVICES="" hides any GPU, so this holds on a GPU machine too.)"""
+    r = kmosaic("tasks", "generate", "--out", str(tmp_path / "pool"), "--n", "3", "--scale", "small", "--seed", "1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = kmosaic("tasks", "filter", str(tmp_path / "pool"), "--device", "cuda", env={"CUDA_VISIBLE_DEVICES": ""})
+    usage_error(r, "no NVIDIA GPU found", "use --device cpu", "3 tasks not measured")
+    assert (tmp_path / "pool" / "filter" / "results.jsonl").read_text() == ""
