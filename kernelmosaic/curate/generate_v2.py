@@ -206,7 +206,8 @@ def render_v2(b: Built, dtype: str) -> str:
     src = render(b, dtype)
     title, ops = b.doc.split(". Ops: ")
     one_line = f'    """{b.doc} ({dtype})."""'
-    assert one_line in src
+    if one_line not in src:
+        raise RuntimeError("render() no longer writes the docstring on one line; render_v2 must follow it")
     return src.replace(one_line, f'    """{title} ({dtype}).\n\n    Ops: {ops}\n    """')
 
 
@@ -237,7 +238,7 @@ def generate_pool_v2(out_dir, n: int, *, scale: str = "h200", seed: int = 0, mix
     rng = random.Random(seed ^ 0x5EED2)
     gens = [g for g in mix if mix[g] > 0]
     gweights = [mix[g] for g in gens]
-    dts = [d for d in dtypes]
+    dts = list(dtypes)
     dweights = [DTYPE_WEIGHTS.get(d, 0.2) for d in dts]
     records: list[dict] = []
     attempts = 0
