@@ -81,6 +81,8 @@ def docstring(title: str, ops: list[str]) -> str:
 def _excluded_single(b: Built) -> bool:
     if len(b.ops) == 1 and (b.ops[0] in KB_L1_SINGLE | LEXICAL_SINGLE or b.ops[0].startswith(KB_L1_PREFIXES)):
         return True
+    if len(b.ops) == 1 and b.ops[0].startswith("adaptive_") and b.fwd[-1].endswith(", 1)"):
+        return True  # an adaptive pool to one value is a mean/max over the last dims (L1/48, L1/49)
     return b.name == "sdpa" or b.name.startswith(KB_L1_SPECIAL + LEXICAL_BLOCKS)
 
 
