@@ -293,3 +293,6 @@ def test_cli_generates_v2_and_prints_the_balance(tmp_path):
     assert len(recs) == 60 and all(r["version"] == "v2" for r in recs)
     b = balance(recs)
     assert f"{b.templates} templates" in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "tasks", "generate", "--out", str(tmp_path / "q"),
+                          "--n", "3", "--version", "v3"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert bad.returncode == 2 and "--version" in bad.stderr
