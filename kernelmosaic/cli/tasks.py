@@ -63,12 +63,16 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(0, help="Pool seed (same code + seed + n = same files)."),
         mix: Optional[str] = typer.Option(None, help="Generator weights, e.g. single=0.45,fusion=0.35,block=0.2."),
         dtypes: str = typer.Option("fp32,fp16,bf16", help="Comma-separated dtypes."),
+        version: str = typer.Option("v1", help="Generators: v1 (what mosaic-v1 was built from) | v2 (mosaic-v2: fusion- and "
+                                               "fp32-heavy, no KernelBench L1 singles, a template key per task)."),
     ) -> None:
         """Generate a pool of tasks: single ops, fusion chains, architecture blocks."""
-        from ..curate.generate import DTYPES, GENERATORS, TARGET_MS, generate_pool
+        from ..curate.generate import DTYPES, GENERATORS, TARGET_MS, VERSIONS, generate_pool
 
         if scale not in TARGET_MS:
             _fail(f"--scale must be one of {', '.join(TARGET_MS)}, not {scale!r}")
+        if version not in VERSIONS:
+            _fail(f"--version must be one of {', '.join(VERSIONS)}, not {version!r}")
         mixd = None
         if mix:
             try:
@@ -83,13 +87,19 @@ def register(app: typer.Typer) -> None:
         if not dts or set(dts) - set(DTYPES):
             _fail(f"--dtypes must be a subset of {', '.join(DTYPES)}")
         try:
-            recs = generate_pool(out_dir, n, scale=scale, seed=seed, mix=mixd, dtypes=dts)
+            recs = generate_pool(out_dir, n, scale=scale, seed=seed, mix=mixd, dtypes=dts, version=version)
         except TaskError as e:
             _fail(f"{e.where}: {e.problem}")
         from collections import Counter
 
         out.print(f"{len(recs)} tasks written to {out_dir}")
         out.print(_counts_table("tasks by category", dict(Counter(r["category"] for r in recs).most_common())))
+        if version == "v2":
+            from ..curate.generate_v2 import balance
+
+            b = balance(recs)
+            out.print(f"balance before dedup and decontamination: fusion {b.fusion_pct}%, fp32 {b.fp32_pct}%, "
+                      f"{b.templates} templates")
 
     @app.command("dedup")
     def dedup_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),

@@ -191,10 +191,10 @@ GEN = {"single": gen_single, "fusion": gen_fusion, "block": gen_block}
 
 
 # -- sizing and source -----------------------------------------------------------------------------
-def _build(gen: str, seed: int, dtype: str, small: bool, batch: int) -> Built | None:
+def _build(gen: str, seed: int, dtype: str, small: bool, batch: int, table: dict | None = None) -> Built | None:
     c = Ctx(random.Random(seed), dtype, small)
     try:
-        return GEN[gen](c, batch)
+        return (table or GEN)[gen](c, batch)
     except (ValueError, ZeroDivisionError, IndexError):
         return None
 
@@ -207,11 +207,12 @@ def _input_bytes(b: Built, dtype: str) -> float:
     return max(tot, b.out.numel * ESIZE[dtype])
 
 
-def size_task(gen: str, seed: int, dtype: str, scale: str) -> Built | None:
-    """Build one task at the batch that puts its estimated eager time inside the target."""
+def size_task(gen: str, seed: int, dtype: str, scale: str, table: dict | None = None) -> Built | None:
+    """Build one task at the batch that puts its estimated eager time inside the target.
+    ``table`` maps generator names to functions (default: the v1 generators, :data:`GEN`)."""
     small = scale == "small"
-    b1 = _build(gen, seed, dtype, small, 1)
-    b2 = _build(gen, seed, dtype, small, 2)
+    b1 = _build(gen, seed, dtype, small, 1, table)
+    b2 = _build(gen, seed, dtype, small, 2, table)
     if b1 is None or b2 is None or b1.ops != b2.ops:
         return None
     lo, hi = TARGET_MS[scale]
@@ -226,7 +227,7 @@ def size_task(gen: str, seed: int, dtype: str, scale: str) -> Built | None:
     batch = max(1, min(batch, int(MAX_TENSOR_BYTES[scale] // per_bytes)))
     if small:
         batch = min(batch, 16)
-    built = _build(gen, seed, dtype, small, batch)
+    built = _build(gen, seed, dtype, small, batch, table)
     if built is None or built.ops != b1.ops:
         return None
     if not small and not (0.4 * lo / 1e3 <= built.est_s <= 2.5 * hi / 1e3):
@@ -281,13 +282,25 @@ def make_task(gen: str, seed: int, dtype: str, scale: str) -> tuple[str, dict] |
 MIX = {"single": 0.45, "fusion": 0.35, "block": 0.20}
 
 
+VERSIONS = ("v1", "v2")
+
+
 def generate_pool(out_dir, n: int, *, scale: str = "h200", seed: int = 0, mix: dict | None = None,
-                  dtypes: tuple = DTYPES, progress=None) -> list[dict]:
-    """Write ``n`` tasks into a task set at ``out_dir`` (tasks/*.py + manifest.jsonl)."""
+                  dtypes: tuple = DTYPES, progress=None, version: str = "v1") -> list[dict]:
+    """Write ``n`` tasks into a task set at ``out_dir`` (tasks/*.py + manifest.jsonl).
+
+    ``version="v2"`` runs the mosaic-v2 generators (:mod:`~kernelmosaic.curate.generate_v2`);
+    v1 stays byte-for-byte what shipped mosaic-v1 was built from."""
     from .taskset import TaskSet
 
     if scale not in TARGET_MS:
         raise ValueError(f"scale must be one of {', '.join(TARGET_MS)}, not {scale!r}")
+    if version not in VERSIONS:
+        raise ValueError(f"version must be one of {', '.join(VERSIONS)}, not {version!r}")
+    if version == "v2":
+        from .generate_v2 import generate_pool_v2
+
+        return generate_pool_v2(out_dir, n, scale=scale, seed=seed, mix=mix, dtypes=dtypes, progress=progress)
     mix = mix or MIX
     ts = TaskSet.create(out_dir, meta={"kind": "pool", "scale": scale, "seed": seed, "mix": mix})
     rng = random.Random(seed)
