@@ -51,7 +51,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .filters import _Lane
 
 SIZE = 16          # every int literal above this becomes this
 SIZES = (16, 32, 64)  # tried in turn: a module that cannot run at 16 (a CNN that pools 16 px away) gets 32, then 64
@@ -384,9 +383,19 @@ class _Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    # the filters' worker lane ends its process group the same way (both need only self.proc)
-    kill = _Lane.kill
-    close = _Lane.close
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, 9)  # its process group: what the module started dies with it
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=20)
+        except Exception:  # noqa: BLE001
+            self.kill()
 
 
 @dataclass
