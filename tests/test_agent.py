@@ -253,7 +253,9 @@ def test_export_cli_on_a_generated_store(cpu_verifier, tmp_path):
     for view in ("iterative", "direct", "steps"):
         out = tmp_path / view
         r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "export", "--store", str(tmp_path / "run.db"), "--view", view,
-                            "--out", str(out), "--val-fraction", "0.5"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+                            "--out", str(out), "--val-fraction", "0.5"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                           # its relu task is KernelBench's own: with $KERNELBENCH_DIR set, export would drop it
+                           env={k: v for k, v in os.environ.items() if k != "KERNELBENCH_DIR"})
         assert r.returncode == 0, r.stdout + r.stderr
         files = {s: str(out / f"{s}.parquet") for s in ("train", "validation") if (out / f"{s}.parquet").exists()}
         ds = datasets.load_dataset("parquet", data_files=files)
