@@ -256,7 +256,7 @@ def test_an_object_built_from_another_file_of_its_build_is_not_kept(tmp_path):
     (b / "main.o.d").write_text(f"main.o: {b}/main.cpp \\\n {str(header).replace(' ', chr(92) + ' ')}\n")
     (b / "cuda.cuda.o.d").write_text(f"cuda.cuda.o: {b}/cuda.cu {b}/main.cpp\n")
     assert parse_depfile((b / "main.o.d").read_text()) == [f"{b}/main.cpp", str(header)]
-    cache = ObjectCache(tmp_path / "objects", str(b))
+    cache = ObjectCache(tmp_path / "objects", str(b), "a toolchain")
     cache.note("a" * 64, "main.o", [f"{b}/main.cpp"])
     cache.note("b" * 64, "cuda.cuda.o", [f"{b}/cuda.cu"])  # it read main.cpp: not kept
     assert [e["key"] for e in cache.stored] == ["a" * 64]

@@ -156,6 +156,18 @@ def gen_fusion(c: Ctx, batch: int) -> Built | None:
         t = o.out
     else:
         t, x = _x(c.pick(list(catalog.KINDS)), c, batch)
+    t = extend_chain(c, t, ops, n_ops, clashes=("y", "idx"))
+    if len(ops) < 2:
+        return None
+    names = [n for o in ops for n in (o.ops or [o.name])]
+    return combine("_".join(names[:6]), "fusion", x, ops, c.dtype)
+
+
+def extend_chain(c: Ctx, t: T, ops: list[Op], n_ops: int, clashes: tuple[str, ...] | None, wrap=None) -> T:
+    """Append fusable ops to ``ops`` (up to ``n_ops``, 40 draws) from the tensor ``t``; the chain's
+    last output. An op whose second input has a name in ``clashes`` that an earlier op already
+    uses is skipped (``None``: any name). ``wrap`` rewrites each op as it is added. v1 and v2 draw
+    in the same order, so v1's pool is unchanged."""
     tries = 0
     while len(ops) < n_ops and tries < 40:
         tries += 1
@@ -168,19 +180,16 @@ def gen_fusion(c: Ctx, batch: int) -> Built | None:
         o = fn(t, c)
         if o is None or (o.out.kind == "int" and len(ops) < n_ops - 1):
             continue
-        if any(nm == "y" for nm, _ in o.inputs) and any(nm == "y" for op_ in ops for nm, _ in op_.inputs):
-            continue
-        if any(nm == "idx" for nm, _ in o.inputs) and any(nm == "idx" for op_ in ops for nm, _ in op_.inputs):
-            continue
-        if any(nm == "y" for nm, _ in o.inputs):
+        extra = {nm for nm, _ in o.inputs}
+        used = {nm for op_ in ops for nm, _ in op_.inputs}
+        if extra & used & (set(clashes) if clashes is not None else extra):
+            continue  # one second input of each (such) name per task
+        if "y" in extra:
             # a second input of the current shape: give it its own get_inputs entry
             o.inputs = [("y", catalog._randn(t.shape))]
-        ops.append(o)
+        ops.append(wrap(o) if wrap else o)
         t = o.out
-    if len(ops) < 2:
-        return None
-    names = [n for o in ops for n in (o.ops or [o.name])]
-    return combine("_".join(names[:6]), "fusion", x, ops, c.dtype)
+    return t
 
 
 def gen_block(c: Ctx, batch: int) -> Built | None:

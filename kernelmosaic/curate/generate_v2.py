@@ -26,8 +26,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 
 from . import blocks, catalog
-from .catalog import Ctx, Op, T
-from .generate import DTYPES, Built, _first_op, _slug, _x, combine, min_bytes, render, size_task
+from .catalog import Ctx, Op
+from .generate import DTYPES, Built, _first_op, _slug, _x, combine, extend_chain, min_bytes, render, size_task
 
 VERSION = "v2"
 MIX_V2 = {"single": 0.25, "fusion": 0.50, "block": 0.25}
@@ -137,25 +137,7 @@ def gen_fusion_v2(c: Ctx, batch: int) -> Built | None:
     else:
         t, x = _x(c.pick(list(catalog.KINDS)), c, batch)
     anchor = t
-    tries = 0
-    while len(ops) < n_ops and tries < 40:
-        tries += 1
-        name = c.pick(catalog.FUSABLE)
-        if ops and ops[-1].name == name:
-            continue
-        _, fn = catalog.REGISTRY[name]
-        if t.kind == "int":
-            break
-        o = fn(t, c)
-        if o is None or (o.out.kind == "int" and len(ops) < n_ops - 1):
-            continue
-        extra = [nm for nm, _ in o.inputs]
-        if any(nm in extra for op_ in ops for nm, _ in op_.inputs):
-            continue  # one second input of each name per task
-        if "y" in extra:
-            o.inputs = [("y", catalog._randn(t.shape))]
-        ops.append(_honest(o))
-        t = o.out
+    t = extend_chain(c, t, ops, n_ops, clashes=None, wrap=_honest)
     if len(ops) < 2:
         return None
     # the skip needs the chain to end where it started (dim 0 is the batch, the same in both)

@@ -218,6 +218,7 @@ def _ninja_expand(text: str, scope: dict[str, str]) -> str:
 
 # -- object files reused by content --------------------------------------------------------------------------
 OBJECTS_FILE = "objects.json"  # what this build compiled that may be reused: read by the judge
+TOOLCHAIN_FILE = "toolchain.txt"  # the judge's toolchain identity, written beside the request
 
 
 def parse_depfile(text: str) -> list[str]:
@@ -265,31 +266,19 @@ class ObjectCache:
     In an agent's repair loop the binding (``main.cpp``: ``torch/extension.h`` and pybind11, the
     slowest file to compile) rarely changes while the kernels do; it is compiled once."""
 
-    def __init__(self, root: str | os.PathLike, build_dir: str):
+    def __init__(self, root: str | os.PathLike, build_dir: str, toolchain: str):
         self.root = Path(root)
         self.given = str(build_dir)
         self.build_dir = os.path.realpath(build_dir)
-        self._toolchain: str | None = None
+        # the judge's (Judge.toolchain): the same identity that keys the libraries it stores
+        self.toolchain = toolchain
         self.reused: list[str] = []
         self.stored: list[dict] = []
-
-    def toolchain(self) -> str:
-        if self._toolchain is None:
-            import torch
-
-            parts = [torch.__version__, str(torch.version.cuda), os.environ.get("TORCH_CUDA_ARCH_LIST", ""), sys.version]
-            for prog in ("c++", "nvcc"):
-                try:
-                    parts.append(subprocess.run([prog, "--version"], capture_output=True, text=True, timeout=60).stdout)
-                except (OSError, subprocess.TimeoutExpired):
-                    parts.append(prog)
-            self._toolchain = "\0".join(parts)
-        return self._toolchain
 
     def key(self, cmd: str, ins: list[str], sources: list[str]) -> str:
         """The object's identity: the toolchain, the command, the file's text, and the names of the
         build's other sources (which ``__has_include`` can see without the depfile saying so)."""
-        h = hashlib.sha256(self.toolchain().encode())
+        h = hashlib.sha256(self.toolchain.encode())
         h.update(b"\0" + cmd.replace(self.given, "@BUILD@").replace(self.build_dir, "@BUILD@").encode())
         h.update(b"\0" + "\0".join(sorted(os.path.basename(x) for x in sources)).encode())
         for name in ins:
@@ -401,9 +390,10 @@ def run_build_file(build_dir: str, error_prefix: str = "Error building extension
         objects.write()
 
 
-def build(req: BuildRequest, staging: str, objects_dir: str | None = None) -> str:
+def build(req: BuildRequest, staging: str, objects_dir: str | None = None, toolchain: str = "") -> str:
     """Build ``req`` into ``staging``; returns the library's path. Runs inside the builder sandbox.
-    ``objects_dir``: the judge's object cache (read only here), for ``load_inline``'s compiles."""
+    ``objects_dir``: the judge's object cache (read only here), for ``load_inline``'s compiles,
+    keyed with the judge's ``toolchain``."""
     req.validate()  # again: the judge checked, and this process trusts nothing it was handed
     if req.tool == "cc":
         cc = os.environ.get("CC", "gcc") if req.language == "c" else os.environ.get("CXX", "g++")
@@ -425,7 +415,7 @@ def build(req: BuildRequest, staging: str, objects_dir: str | None = None) -> st
     # here the commands run as argument lists, and nothing is imported
     ce.verify_ninja_availability = lambda: None
     ce._run_ninja_build = lambda build_directory, verbose, error_prefix: run_build_file(
-        build_directory, error_prefix, ObjectCache(objects_dir, build_directory) if objects_dir else None)
+        build_directory, error_prefix, ObjectCache(objects_dir, build_directory, toolchain) if objects_dir and toolchain else None)
     ce._import_module_from_library = lambda *a, **k: None
     ce.load_inline(req.name, req.cpp_sources, cuda_sources=req.cuda_sources or None, functions=req.functions,
                    extra_cflags=req.extra_cflags, extra_cuda_cflags=req.extra_cuda_cflags, extra_ldflags=req.extra_ldflags,
@@ -505,7 +495,11 @@ def main() -> None:
     staging = sys.argv[2]
     objects_dir = sys.argv[3] if len(sys.argv) > 3 else None
     try:
-        path = build(req, staging, objects_dir)
+        toolchain = Path(staging, TOOLCHAIN_FILE).read_text()
+    except OSError:
+        toolchain = ""  # no identity to key objects by: nothing is reused
+    try:
+        path = build(req, staging, objects_dir, toolchain)
         result = {"ok": True, "path": path}
     except BuildRefused as e:
         result = {"ok": False, "refused": str(e)}

@@ -83,16 +83,7 @@ class Channel:
             if spin_until is not None and time.monotonic() < spin_until:
                 # polling, not sleeping (TimingConfig.spin_wait): the wake-up after a sleep grows
                 # with its length, so a long call would pay more of it than an empty one
-                try:
-                    data, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 20, 64, socket.MSG_DONTWAIT)
-                except BlockingIOError:
-                    continue
-                except (ConnectionResetError, OSError) as e:
-                    raise ChannelClosed(str(e)) from None
-                self._fds.extend(fds)
-                if not data:
-                    raise ChannelClosed("end of file")
-                self._buf += data
+                self._take(socket.MSG_DONTWAIT)
                 continue
             if deadline is not None:
                 left = deadline - time.monotonic()
@@ -101,14 +92,20 @@ class Channel:
                 r, _, _ = select.select([self.sock], [], [], min(left, 1.0))
                 if not r:
                     continue
-            try:
-                data, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 20, 64)
-            except (ConnectionResetError, OSError) as e:
-                raise ChannelClosed(str(e)) from None
-            self._fds.extend(fds)
-            if not data:
-                raise ChannelClosed("end of file")
-            self._buf += data
+            self._take(0)
+
+    def _take(self, flags: int) -> None:
+        """One read into the buffer (nothing yet, with MSG_DONTWAIT: no change)."""
+        try:
+            data, fds, _flags, _addr = socket.recv_fds(self.sock, 1 << 20, 64, flags)
+        except BlockingIOError:
+            return
+        except (ConnectionResetError, OSError) as e:
+            raise ChannelClosed(str(e)) from None
+        self._fds.extend(fds)
+        if not data:
+            raise ChannelClosed("end of file")
+        self._buf += data
 
     def _recv(self, timeout: float | None, limit: int | None, spin_s: float = 0.0) -> tuple[bytes, list[int]]:
         deadline = None if timeout is None else time.monotonic() + timeout

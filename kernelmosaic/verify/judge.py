@@ -355,6 +355,7 @@ class Judge:
             os.chmod(staging, 0o755)
             try:
                 (staging / "request.json").write_text(json.dumps(req.__dict__))
+                (staging / builder.TOOLCHAIN_FILE).write_text(self.toolchain())
                 cfg = sandbox.SandboxConfig(workdir=str(staging), execute=toolchain_paths(), devices=False)
                 env = dict(os.environ, HOME=str(staging), TMPDIR=str(staging),
                            PATH=private_path(staging / ".bin") + os.pathsep + str(Path(sys.executable).parent))
