@@ -276,15 +276,18 @@ def make_task(gen: str, seed: int, dtype: str, scale: str) -> tuple[str, dict] |
     b = size_task(gen, seed, dtype, scale)
     if b is None:
         return None
-    src = render(b, dtype)
-    meta = {
+    return render(b, dtype), task_meta(b, gen, seed, dtype, scale)
+
+
+def task_meta(b: Built, gen: str, seed: int, dtype: str, scale: str) -> dict:
+    """A generated task's manifest record (v2 adds its keys after these)."""
+    return {
         "category": b.category, "ops": b.ops, "dtypes": [dtype], "generator": gen, "seed": seed, "scale": scale,
         "shapes": {nm: list(shape) for nm, _, shape in b.inputs if shape},
         "out_shape": list(b.out.shape), "batch": b.extra["batch"],
         "flops": int(b.flops), "bytes": min_bytes(b, dtype), "eager_bytes": int(b.eager_bytes),
         "est_ms": round(b.est_s * 1e3, 4), "slug": b.name,
     }
-    return src, meta
 
 
 # -- the pool ------------------------------------------------------------------------------------------

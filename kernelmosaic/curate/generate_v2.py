@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 
 from . import blocks, catalog
 from .catalog import Ctx, Op
-from .generate import DTYPES, Built, _first_op, _slug, _x, combine, extend_chain, min_bytes, render, size_task
+from .generate import DTYPES, Built, _first_op, _slug, _x, combine, extend_chain, render, size_task, task_meta
 
 VERSION = "v2"
 MIX_V2 = {"single": 0.25, "fusion": 0.50, "block": 0.25}
@@ -199,17 +199,9 @@ def make_task_v2(gen: str, seed: int, dtype: str, scale: str) -> tuple[str, dict
     b = size_task(gen, seed, dtype, scale, table=GEN_V2)
     if b is None:
         return None
-    src = render_v2(b, dtype)
     wiring = b.extra["wiring"]
-    meta = {
-        "category": b.category, "ops": b.ops, "dtypes": [dtype], "generator": gen, "seed": seed, "scale": scale,
-        "shapes": {nm: list(shape) for nm, _, shape in b.inputs if shape},
-        "out_shape": list(b.out.shape), "batch": b.extra["batch"],
-        "flops": int(b.flops), "bytes": min_bytes(b, dtype), "eager_bytes": int(b.eager_bytes),
-        "est_ms": round(b.est_s * 1e3, 4), "slug": b.name,
-        "version": VERSION, "wiring": wiring, "template": template_key(b.ops, wiring),
-    }
-    return src, meta
+    meta = {**task_meta(b, gen, seed, dtype, scale), "version": VERSION, "wiring": wiring, "template": template_key(b.ops, wiring)}
+    return render_v2(b, dtype), meta
 
 
 def generate_pool_v2(out_dir, n: int, *, scale: str = "h200", seed: int = 0, mix: dict | None = None,
