@@ -307,3 +307,32 @@ def test_two_starts_racing_for_one_sample_get_two_episodes(tmp_path, monkeypatch
         assert [e["turns"] for e in first.episodes()] == [0, 0]
         assert first.store.get_episode(a["episode_id"]).sample == 0
         assert first.store.get_episode(b["episode_id"]).sample == 1
+
+
+def test_kernelbench_episodes_never_enter_a_training_export(tmp_path, kernelbench_dir):
+    """An agent's episode on a KernelBench problem is a benchmark measurement: export leaves it
+    out (and says so) even when no KernelBench directory is given for decontamination."""
+    pytest.importorskip("pyarrow")
+    from kernelmosaic.agent.external import Workbench
+    from kernelmosaic.data import TurnRecord
+    from kernelmosaic.data.export import export
+
+    store = tmp_path / "bench.db"
+    with Workbench(store, kernelbench=str(kernelbench_dir)) as wb:
+        started = [wb.start("L1/19", "tester/1"), wb.start(str(DATA / "tasks" / "relu.py"), "tester/1")]
+        for r in started:
+            v = {"status": "correct", "backend": "cpp", "policy": "strict", "task": r["task"], "device": "cpu",
+                 "correct": True, "compiled": True,
+                 "timing": {"candidate_ms": 1.0, "eager_ms": 2.0, "speedup_eager": 2.0, "n": 3}}
+            wb.store.add_turn(TurnRecord(episode_id=r["episode_id"], idx=0, stage="implement",
+                                         messages=[{"role": "user", "content": r["prompt"]}], reply=FAST, code=FAST,
+                                         verdict=v, feedback="correct"))
+            wb.finish(r["episode_id"])
+    res = export(store, "iterative", tmp_path / "out", val_fraction=0.0)
+    assert res.n_filtered["kernelbench_episode"] == 1
+    assert res.n_rows == 1
+    import pyarrow.parquet as pq
+
+    tasks = pq.read_table(res.paths["train"]).column("task").to_pylist()
+    assert tasks == [started[1]["task"]] and "L1/19_ReLU" not in tasks
+    assert "bench only" in (tmp_path / "out" / "README.md").read_text()

@@ -118,6 +118,9 @@ class _Ep:
     best_turn: int | None
     turns: list[TurnRecord]
     model: str
+    # an agent's episode on a KernelBench problem (started from L<level>/<id>): a benchmark
+    # measurement, never training data, whatever the decontamination settings
+    bench_only: bool = False
 
 
 def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict], list[_Ep], dict[str, str | None]]:
@@ -129,13 +132,21 @@ def _read_store(path: Path, run_ids: list[str] | None) -> tuple[dict[str, dict],
                 if unknown:
                     raise ValueError(f"{path}: unknown run id(s) {unknown}; the store has {sorted(runs)}")
                 runs = {r: runs[r] for r in run_ids}
-            rows = conn.execute("SELECT episode_id, run_id, task_key, sample, status, best_turn FROM episodes "
+            rows = conn.execute("SELECT episode_id, run_id, task_key, sample, status, best_turn, meta FROM episodes "
                                 "ORDER BY task_key, run_id, sample").fetchall()
             eps = [_Ep(r["episode_id"], r["run_id"], r["task_key"], r["sample"], r["status"], r["best_turn"],
-                       Store._turns(conn, r["episode_id"]), runs[r["run_id"]]["model"])
+                       Store._turns(conn, r["episode_id"]), runs[r["run_id"]]["model"], _bench_only(r["meta"]))
                    for r in rows if r["run_id"] in runs]
             sources = {r["task_key"]: r["source"] for r in conn.execute("SELECT task_key, source FROM tasks")}
     return runs, eps, {e.task: sources.get(e.task) for e in eps}
+
+
+def _bench_only(meta: str | None) -> bool:
+    try:
+        task = ((json.loads(meta or "{}") or {}).get("external") or {}).get("task") or {}
+    except ValueError:
+        return False
+    return task.get("origin") == "kernelbench"
 
 
 # -- verdict helpers -----------------------------------------------------------------------------------
@@ -347,6 +358,7 @@ def _write_parquet(rows: list[dict], view: str, path: Path, reasoning: bool = Fa
 
 # -- the export ---------------------------------------------------------------------------------------------
 _FILTER_TEXT = {
+    "kernelbench_episode": "an agent's episode on a KernelBench problem (bench only, never training data)",
     "unfinished": "episode still running (unfinished)",
     "no_turns": "episode with no turns",
     "not_verified": "verified_only: no correct turn",
@@ -429,6 +441,9 @@ def export(store_path, view: str, out_dir, *, run_ids: Iterable[str] | None = No
     # episode-level filters
     kept: list[tuple[_Ep, int | None]] = []
     for ep in eps:
+        if ep.bench_only:
+            n_filtered["kernelbench_episode"] += 1
+            continue
         if ep.status == "running":
             n_filtered["unfinished"] += 1
             continue

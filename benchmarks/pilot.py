@@ -1,0 +1,376 @@
+"""Issue 20's pilot: a coding agent drives episodes through ``kmosaic episode`` (the step CLI),
+and the H200 verifies them in rounds.
+
+The agent works on this machine (no GPU). It reads each episode folder's ``prompt.md`` and
+writes ``candidate.py``. A round copies the working tree to the GPU machine, runs
+``kmosaic episode submit --all`` there (the same command a user runs), and brings the store
+and the folders back; ``absorb`` merges them into the local copy without touching a
+candidate the agent wrote while the round ran. So the agent sees exactly what the interface
+shows, one verified turn per round, and the GPU is held only while it verifies.
+
+    python benchmarks/pilot.py start --root R --agent NAME/VERSION      # here: episodes and plan
+    python benchmarks/pilot.py baselines --root R                        # GPU: eager + torch.compile, once
+    python benchmarks/pilot.py round --root R                            # GPU: verify every pending candidate
+    python benchmarks/pilot.py absorb --root R --from DIR                # here: merge a round's output
+
+The round's state lives under R (stores and folders) and $KMOSAIC_CACHE_DIR (baselines,
+ceilings, vendor kernel tables), which the GPU command carries in and out as one tar file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+# ≥ 8 categories, all three dtypes, simple to hard; three per category (one per dtype where
+# the set has it), fusion five. Chosen by hand from mosaic-v1's manifest before any episode ran.
+MOSAIC = {
+    "elementwise": 3, "activation": 3, "fusion": 5, "normalization": 3, "reduction": 3, "softmax": 3,
+    "loss": 3, "pooling": 3, "scan": 3, "indexing": 3, "matmul": 3, "sort": 3, "attention": 3,
+}
+# KernelBench L1/L2 problems for the agent-mode bench (bench only: never exported for training)
+KB = ["L1/19", "L1/20", "L1/21", "L1/23", "L1/24", "L1/25", "L1/26", "L1/29", "L1/31", "L1/36", "L1/38",
+      "L1/39", "L1/47", "L1/48", "L1/88", "L1/94", "L2/12", "L2/14", "L2/29", "L2/40"]
+BACKENDS = ["nvrtc", "cuda", "nvrtc", "triton"]  # by position: half nvrtc, a quarter each cuda and triton
+
+
+def pick_mosaic(manifest: Path) -> list[str]:
+    rows = [json.loads(line) for line in manifest.read_text().splitlines() if line.strip()]
+    out = []
+    for cat, n in MOSAIC.items():
+        rs = [r for r in rows if r["category"] == cat and r.get("status") in (None, "auto", "accepted")]
+        if cat == "fusion":  # short chains without convolutions: a pilot, not a stress test
+            rs = [r for r in rs if len(r["ops"]) <= 3 and not any("conv" in o for o in r["ops"])]
+        rs.sort(key=lambda r: r["name"])
+        chosen: list[dict] = []
+        for i in range(n):
+            want = ("fp32", "fp16", "bf16")[i % 3]
+            r = next((r for r in rs if r["dtypes"][0] == want and r not in chosen), None) or \
+                next((r for r in rs if r not in chosen), None)
+            if r is not None:
+                chosen.append(r)
+        out += [f"mosaic-v1/{r['name']}" for r in chosen]
+    return out
+
+
+def _kmosaic(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kernelmosaic.cli", *args], text=True, capture_output=True, **kw)
+
+
+def cmd_start(a) -> None:
+    root = Path(a.root)
+    plan = {"agent": a.agent, "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "episodes": []}
+    groups = [("mosaic", pick_mosaic(HERE / "tasksets/mosaic-v1/manifest.jsonl")), ("kernelbench", KB)]
+    for part, specs in groups:
+        (root / part).mkdir(parents=True, exist_ok=True)
+        for i, spec in enumerate(specs):
+            backend = BACKENDS[i % len(BACKENDS)] if part == "mosaic" else ("nvrtc" if i % 2 == 0 else "cuda")
+            p = _kmosaic("episode", "start", spec, "--store", str(root / part / "store.sqlite"), "--dir",
+                         str(root / part / "episodes"), "--agent", a.agent, "--device", "cuda", "--backend", backend,
+                         "--policy", "strict", "--json", env={**os.environ, **({"KERNELBENCH_DIR": a.kernelbench} if a.kernelbench else {})})
+            if p.returncode != 0:
+                sys.exit(f"start {spec}: {p.stderr.strip()}")
+            r = json.loads(p.stdout)
+            plan["episodes"].append({"part": part, "spec": spec, "backend": backend, "episode_id": r["episode_id"],
+                                     "dir": str(Path(r["dir"]).relative_to(root))})
+            print(part, spec, backend, r["dir"])
+    (root / "plan.json").write_text(json.dumps(plan, indent=1) + "\n")
+
+
+def _episode_tasks(store: Path):
+    """(task, timing config) of every episode in a store, from the settings it started with."""
+    from kernelmosaic.agent.external import Workbench, config_from_dict
+
+    with Workbench(store, kernelbench=os.environ.get("KERNELBENCH_DIR"), tasksets=[HERE / "tasksets"]) as wb:
+        out = []
+        for e in wb.store.episodes():
+            ext = (e.meta or {}).get("external") or {}
+            cfg = config_from_dict(ext.get("config") or {})
+            out.append((wb.resolve_task(ext["task_spec"]), cfg.timing))
+        return out
+
+
+def cmd_baselines(a) -> None:
+    """Eager and torch.compile times of every episode's task, measured once (compiled in
+    parallel lanes, timed one at a time) so that the rounds only verify."""
+    from kernelmosaic.bench.baselines import measure_baselines
+    from kernelmosaic.verify import Verifier
+
+    root = Path(a.root)
+    with Verifier(device="cuda") as v:
+        for part in ("mosaic", "kernelbench"):
+            store = root / part / "store.sqlite"
+            if not store.is_file():
+                continue
+            pairs = _episode_tasks(store)
+            by_timing: dict = {}
+            for t, timing in pairs:
+                by_timing.setdefault(timing, {})[t.key] = t
+            for timing, tasks in by_timing.items():
+                t0 = time.perf_counter()
+                got = measure_baselines(list(tasks.values()), v, timing, warm_lanes=a.warm_lanes,
+                                        on_result=lambda t, b, err: print(f"  {t.key}: " + (err or f"eager {b['eager_ms']:.3f} ms, compile {b.get('compile_ms')} ms"), flush=True))
+                print(f"{part}: {len(got)}/{len(tasks)} baselines in {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+def cmd_round(a) -> None:
+    """Every pending candidate of each part, verified by the step CLI in batches of folders; no
+    batch is started that could not finish before ``--deadline-s`` (a batch cut off by the
+    command's timeout would leave turns recorded whose folders were never updated)."""
+    root = Path(a.root)
+    log = root / "rounds.jsonl"
+    t_end = time.monotonic() + a.deadline_s
+    per_item = 6.0  # seconds per candidate until a batch has measured it
+    for part in ("mosaic", "kernelbench"):
+        d = root / part / "episodes"
+        pending = sorted(p.parent for p in d.glob("*/candidate.py"))
+        if not pending:
+            print(f"{part}: nothing pending")
+            continue
+        for lo in range(0, len(pending), a.batch):
+            chunk = pending[lo:lo + a.batch]
+            if time.monotonic() + per_item * len(chunk) * 1.5 > t_end:
+                print(f"{part}: {len(pending) - lo} left for the next round (deadline)", flush=True)
+                break
+            t0 = time.perf_counter()
+            p = _kmosaic("episode", "submit", "--store", str(root / part / "store.sqlite"), *map(str, chunk),
+                         "--device", "cuda", "--json")
+            wall = time.perf_counter() - t0
+            per_item = max(per_item, wall / len(chunk))
+            try:
+                results = json.loads(p.stdout)
+                results = results if isinstance(results, list) else [results]
+            except ValueError:
+                results = []
+            statuses = [(r.get("verdict") or {}).get("status") if isinstance(r.get("verdict"), dict) else r.get("error")
+                        for r in results]
+            rec = {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "part": part, "batch": len(chunk),
+                   "rc": p.returncode, "wall_s": round(wall, 1), "statuses": statuses}
+            with log.open("a") as f:
+                f.write(json.dumps(rec) + "\n")
+            print(json.dumps(rec), flush=True)
+            if p.returncode != 0:
+                print(p.stderr[-3000:], flush=True)
+
+
+def cmd_absorb(a) -> None:
+    """Merge a round's output (a tar of R, or its extracted folder) into the local R: the stores
+    and each episode folder's new files; a local candidate.py is removed only where the round
+    consumed exactly that text (it became a turn), so a newer one stays pending."""
+    root = Path(a.root)
+    src = Path(getattr(a, "from"))
+    tmp = None
+    if src.is_file():
+        tmp = Path(tempfile.mkdtemp())
+        with tarfile.open(src) as tf:
+            tf.extractall(tmp, filter="data")
+        src = tmp / root.name if (tmp / root.name).is_dir() else tmp
+    try:
+        for part in ("mosaic", "kernelbench"):
+            s, d = src / part, root / part
+            if not (s / "store.sqlite").is_file():
+                continue
+            shutil.copy2(s / "store.sqlite", d / "store.sqlite.absorb")
+            os.replace(d / "store.sqlite.absorb", d / "store.sqlite")
+            for folder in sorted((s / "episodes").iterdir()):
+                local = d / "episodes" / folder.name
+                local.mkdir(parents=True, exist_ok=True)
+                new_turns = []
+                for f in folder.iterdir():
+                    if f.name == "candidate.py":
+                        continue
+                    target = local / f.name
+                    if not target.exists():
+                        if f.name.startswith("turn-"):
+                            new_turns.append(f)
+                        shutil.copy2(f, target)
+                    elif not filecmp.cmp(f, target, shallow=False):
+                        shutil.copy2(f, target)
+                if not (folder / "prompt.md").exists():  # the round ended the episode
+                    (local / "prompt.md").unlink(missing_ok=True)
+                cand = local / "candidate.py"
+                if cand.exists() and any(filecmp.cmp(cand, t, shallow=False) for t in new_turns):
+                    cand.unlink()
+        rounds = src / "rounds.jsonl"
+        if rounds.is_file():
+            shutil.copy2(rounds, root / "rounds.jsonl")
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    pend = len(list(root.glob("*/episodes/*/candidate.py")))
+    done = len(list(root.glob("*/episodes/*/DONE")))
+    print(f"absorbed: {pend} candidates pending, {done} episodes done")
+
+
+def cmd_kbjudge(a) -> None:
+    """The KernelBench episodes' best turns (or last, where none is correct), judged again under
+    KernelBench's own protocol (its seeds, inputs, tolerances and timing) and recorded beside the
+    turns' verdicts, as ``kmosaic bench --protocol kernelbench`` records them. Only these turns:
+    a whole rejudge costs more GPU time than the pilot has."""
+    from kernelmosaic.agent.external import Workbench, config_from_dict
+    from kernelmosaic.data.best import best_turn
+    from kernelmosaic.verify import Verifier
+    from kernelmosaic.verify.verifier import VerifyRequest
+
+    store = Path(a.root) / "kernelbench" / "store.sqlite"
+    with Workbench(store, kernelbench=os.environ.get("KERNELBENCH_DIR")) as wb, Verifier(device="cuda") as v:
+        st = wb.store
+        todo = []
+        for rid in st.run_ids():
+            done = st.protocol_verdicts(rid, "kernelbench")
+            for e in st.episodes(rid):
+                turns = [t for t in st.turns(e.episode_id) if t.code]
+                if not turns:
+                    continue
+                b = best_turn(turns)
+                t = next((t for t in turns if t.idx == b), None) if b is not None else turns[-1]
+                if t is None or (e.episode_id, t.idx) in done:
+                    continue
+                ext = (e.meta or {}).get("external") or {}
+                cfg = config_from_dict(ext.get("config") or {})
+                todo.append((e.episode_id, t, VerifyRequest(candidate=t.code, task=wb.resolve_task(ext["task_spec"]),
+                                                             backend=cfg.backend, protocol="kernelbench", timing=cfg.timing)))
+        print(f"{len(todo)} turns to judge under the kernelbench protocol", flush=True)
+        for eid, t, req in todo:  # one at a time: each is recorded as soon as it is judged
+            t0 = time.perf_counter()
+            verdict = v.verify(req)
+            st.add_protocol_verdict(eid, t.idx, verdict)
+            tm = verdict.timing
+            print(f"  {req.task.key} turn {t.idx}: {t.verdict.status} -> {verdict.status}"
+                  + (f", x{tm.speedup_eager:.2f} eager" if tm and tm.speedup_eager else "")
+                  + f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+
+
+def cmd_finish(a) -> None:
+    """End the episodes whose folder holds FINISH (the agent's way of saying it is done before
+    the budget is): ``kmosaic episode finish`` on each, here (finishing verifies nothing)."""
+    root = Path(a.root)
+    for part in ("mosaic", "kernelbench"):
+        for flag in sorted((root / part / "episodes").glob("*/FINISH")):
+            folder = flag.parent
+            if (folder / "DONE").exists() or (folder / "candidate.py").exists():
+                continue
+            p = _kmosaic("episode", "finish", str(folder), "--store", str(root / part / "store.sqlite"))
+            if p.returncode == 0:
+                (folder / "prompt.md").unlink(missing_ok=True)
+                (folder / "DONE").write_text("finished by the agent\n")
+            print(folder.name, "finished" if p.returncode == 0 else p.stderr.strip())
+
+
+def _turn_row(t) -> dict:
+    v = t.verdict
+    tm = v.timing
+    return {"idx": t.idx, "stage": t.stage, "status": v.status,
+            "rules": [r.rule for r in v.rejections], "failure": v.error.kind if v.error else None,
+            "speedup_eager": tm.speedup_eager if tm else None, "speedup_compile": tm.speedup_compile if tm else None,
+            "candidate_ms": tm.candidate_ms if tm else None, "guidance": list(t.guidance_ids),
+            "profiled": "Nsight" in (t.feedback or "") or "ncu" in (t.feedback or ""),
+            "reply_chars": len(t.reply or ""), "verify_s": t.verify_s}
+
+
+def _progress(a: dict, b: dict) -> bool:
+    """b is a step forward from a: correct after not correct, or faster when both are correct."""
+    if b["status"] == "correct" and a["status"] != "correct":
+        return True
+    return (a["status"] == b["status"] == "correct" and (b["speedup_eager"] or 0) > (a["speedup_eager"] or 0) * 1.02)
+
+
+def cmd_report(a) -> None:
+    """The pilot's numbers as JSON (per episode, per part, guidance and feedback tallies), from the
+    stores alone; the markdown report quotes them."""
+    from kernelmosaic.bench.metrics import compute_metrics
+    from kernelmosaic.data.store import Store
+
+    root = Path(a.root)
+    out: dict = {"parts": {}}
+    for part in ("mosaic", "kernelbench"):
+        path = root / part / "store.sqlite"
+        if not path.is_file():
+            continue
+        st = Store(path)
+        try:
+            eps = []
+            fired: dict[str, int] = {}
+            helped: dict[str, int] = {}
+            for run_id in st.run_ids():
+                for e in st.episodes(run_id):
+                    turns = [_turn_row(t) for t in st.turns(e.episode_id)]
+                    task = st.get_task(e.task_key) or {}
+                    meta = task.get("metadata") or {}
+                    ext = (e.meta or {}).get("external") or {}
+                    for i, t in enumerate(turns):
+                        for g in t["guidance"]:
+                            fired[g] = fired.get(g, 0) + 1
+                            if i + 1 < len(turns) and _progress(t, turns[i + 1]):
+                                helped[g] = helped.get(g, 0) + 1
+                    first = next((t["idx"] for t in turns if t["status"] == "correct"), None)
+                    eps.append({"episode_id": e.episode_id, "task": e.task_key, "status": e.status,
+                                "category": meta.get("category"), "dtype": (meta.get("dtypes") or [None])[0],
+                                "backend": (ext.get("config") or {}).get("backend"), "turns": turns,
+                                "first_correct_turn": first, "correct": any(t["status"] == "correct" for t in turns)})
+            metrics = {rid: compute_metrics(st, rid).to_dict() for rid in st.run_ids()}
+            kb = {}
+            for rid in st.run_ids():
+                if st.protocol_verdicts(rid, "kernelbench"):
+                    kb[rid] = compute_metrics(st, rid, protocol="kernelbench").to_dict()
+        finally:
+            st.close()
+        statuses: dict[str, int] = {}
+        rules: dict[str, int] = {}
+        for e in eps:
+            for t in e["turns"]:
+                statuses[t["status"]] = statuses.get(t["status"], 0) + 1
+                for r in t["rules"]:
+                    rules[r] = rules.get(r, 0) + 1
+        out["parts"][part] = {"episodes": eps, "metrics": metrics, "kernelbench_protocol": kb,
+                              "turn_statuses": statuses, "rejection_rules": rules,
+                              "guidance_fired": fired, "guidance_followed_by_progress": helped}
+    Path(a.out).write_text(json.dumps(out, indent=1, default=str) + "\n")
+    for part, d in out["parts"].items():
+        n = len(d["episodes"])
+        ok = sum(e["correct"] for e in d["episodes"])
+        print(f"{part}: {ok}/{n} episodes correct; turn statuses {d['turn_statuses']}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("start")
+    s.add_argument("--root", required=True)
+    s.add_argument("--agent", required=True)
+    s.add_argument("--kernelbench", default=os.environ.get("KERNELBENCH_DIR"))
+    b = sub.add_parser("baselines")
+    b.add_argument("--root", required=True)
+    b.add_argument("--warm-lanes", type=int, default=12)
+    r = sub.add_parser("round")
+    r.add_argument("--root", required=True)
+    r.add_argument("--deadline-s", type=float, default=420)
+    r.add_argument("--batch", type=int, default=12)
+    m = sub.add_parser("absorb")
+    m.add_argument("--root", required=True)
+    m.add_argument("--from", required=True)
+    fn = sub.add_parser("finish")
+    fn.add_argument("--root", required=True)
+    k = sub.add_parser("kbjudge")
+    k.add_argument("--root", required=True)
+    rep = sub.add_parser("report")
+    rep.add_argument("--root", required=True)
+    rep.add_argument("--out", required=True)
+    a = ap.parse_args()
+    {"start": cmd_start, "baselines": cmd_baselines, "round": cmd_round, "absorb": cmd_absorb,
+     "kbjudge": cmd_kbjudge, "finish": cmd_finish, "report": cmd_report}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()

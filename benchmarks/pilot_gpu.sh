@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# One pilot call on the GPU machine (benchmarks/pilot.py says how the pilot runs):
+#   bash benchmarks/pilot_gpu.sh ROOT STEP...      STEP: baselines | round | kbjudge
+# State travels as two tar files in $OUT: the pilot folder, and the small files of the cache
+# (baselines, ceilings, vendor kernel tables), which the next call carries in as .pilot-cache.
+set -u
+root=$1; shift
+export KERNELBENCH_DIR=$PWD/.kb KMOSAIC_CACHE_DIR=$PWD/.pilot-cache PYTHONPATH=$PWD PYTHONUNBUFFERED=1
+pip install -q --no-deps --no-index .wheels/*.whl 2>&1 | tail -1
+mkdir -p "$KMOSAIC_CACHE_DIR"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
+[ -n "$(ls "$KMOSAIC_CACHE_DIR"/build/vendor-kernels/ 2>/dev/null)" ] || timeout 90 python -m kernelmosaic.verify.libs --warm "$KMOSAIC_CACHE_DIR/build" | tail -3
+for step in "$@"; do
+  t0=$(date +%s)
+  case $step in
+    baselines) timeout "${BASELINES_S:-240}" python benchmarks/pilot.py baselines --root "$root" --warm-lanes 14 ;;
+    round) timeout "${ROUND_S:-480}" python benchmarks/pilot.py round --root "$root" --deadline-s "${DEADLINE_S:-400}" ;;
+    kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" ;;
+  esac
+  echo "step $step: rc=$? in $(( $(date +%s) - t0 )) s"
+done
+tar czf "$OUT/pilot.tgz" "$root"
+find .pilot-cache -type f -size -8M > /tmp/cachelist; tar czf "$OUT/cache.tgz" -T /tmp/cachelist
+ls -la "$OUT"
