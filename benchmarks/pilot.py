@@ -94,7 +94,7 @@ def _episode_tasks(store: Path):
 
     with Workbench(store, kernelbench=os.environ.get("KERNELBENCH_DIR"), tasksets=[HERE / "tasksets"]) as wb:
         out = []
-        for e in wb.store.episodes():
+        for e in (e for rid in wb.store.run_ids() for e in wb.store.episodes(rid)):
             ext = (e.meta or {}).get("external") or {}
             cfg = config_from_dict(ext.get("config") or {})
             out.append((wb.resolve_task(ext["task_spec"]), cfg.timing))
@@ -102,26 +102,39 @@ def _episode_tasks(store: Path):
 
 
 def cmd_baselines(a) -> None:
-    """Eager and torch.compile times of every episode's task, measured once (compiled in
-    parallel lanes, timed one at a time) so that the rounds only verify."""
+    """Eager and torch.compile times of the tasks a round will verify next (``--limit`` pending
+    folders, in the round's order), measured ahead: compiled in parallel lanes, then timed one
+    at a time. The round then only verifies."""
     from kernelmosaic.bench.baselines import measure_baselines
     from kernelmosaic.verify import Verifier
 
     root = Path(a.root)
+    todo = _round_order(root)[: a.limit]
     with Verifier(device="cuda") as v:
         for part in ("mosaic", "kernelbench"):
             store = root / part / "store.sqlite"
-            if not store.is_file():
+            wanted = {json.loads((f / "episode.json").read_text())["task"] for p, f in todo if p == part}
+            if not wanted or not store.is_file():
                 continue
-            pairs = _episode_tasks(store)
-            by_timing: dict = {}
-            for t, timing in pairs:
-                by_timing.setdefault(timing, {})[t.key] = t
-            for timing, tasks in by_timing.items():
+            groups: dict[str, tuple] = {}
+            for t, timing in _episode_tasks(store):
+                if t.key in wanted:
+                    groups.setdefault(repr(timing), (timing, {}))[1][t.key] = t
+            for timing, tasks in groups.values():
                 t0 = time.perf_counter()
                 got = measure_baselines(list(tasks.values()), v, timing, warm_lanes=a.warm_lanes,
                                         on_result=lambda t, b, err: print(f"  {t.key}: " + (err or f"eager {b['eager_ms']:.3f} ms, compile {b.get('compile_ms')} ms"), flush=True))
                 print(f"{part}: {len(got)}/{len(tasks)} baselines in {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+def _round_order(root: Path) -> list[tuple[str, Path]]:
+    """Pending folders as a round takes them: episodes already under way first (their next turn
+    is a repair or an optimization), then new ones; mosaic before KernelBench."""
+    out = []
+    for part in ("mosaic", "kernelbench"):
+        for c in (root / part / "episodes").glob("*/candidate.py"):
+            out.append((part, c.parent))
+    return sorted(out, key=lambda pf: (not any(pf[1].glob("turn-*.py")), pf[0] != "mosaic", pf[1].name))
 
 
 def cmd_round(a) -> None:
@@ -132,36 +145,38 @@ def cmd_round(a) -> None:
     log = root / "rounds.jsonl"
     t_end = time.monotonic() + a.deadline_s
     per_item = 6.0  # seconds per candidate until a batch has measured it
-    for part in ("mosaic", "kernelbench"):
-        d = root / part / "episodes"
-        pending = sorted(p.parent for p in d.glob("*/candidate.py"))
-        if not pending:
-            print(f"{part}: nothing pending")
-            continue
-        for lo in range(0, len(pending), a.batch):
-            chunk = pending[lo:lo + a.batch]
-            if time.monotonic() + per_item * len(chunk) * 1.5 > t_end:
-                print(f"{part}: {len(pending) - lo} left for the next round (deadline)", flush=True)
-                break
-            t0 = time.perf_counter()
-            p = _kmosaic("episode", "submit", "--store", str(root / part / "store.sqlite"), *map(str, chunk),
-                         "--device", "cuda", "--json")
-            wall = time.perf_counter() - t0
-            per_item = max(per_item, wall / len(chunk))
-            try:
-                results = json.loads(p.stdout)
-                results = results if isinstance(results, list) else [results]
-            except ValueError:
-                results = []
-            statuses = [(r.get("verdict") or {}).get("status") if isinstance(r.get("verdict"), dict) else r.get("error")
-                        for r in results]
-            rec = {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "part": part, "batch": len(chunk),
-                   "rc": p.returncode, "wall_s": round(wall, 1), "statuses": statuses}
-            with log.open("a") as f:
-                f.write(json.dumps(rec) + "\n")
-            print(json.dumps(rec), flush=True)
-            if p.returncode != 0:
-                print(p.stderr[-3000:], flush=True)
+    order = _round_order(root)
+    batches: list[tuple[str, list[Path]]] = []
+    for part, folder in order:
+        if not batches or batches[-1][0] != part or len(batches[-1][1]) >= a.batch:
+            batches.append((part, []))
+        batches[-1][1].append(folder)
+    left = len(order)
+    for part, chunk in batches:
+        if time.monotonic() + per_item * len(chunk) * 1.3 > t_end:
+            print(f"{left} pending left for the next round (deadline)", flush=True)
+            break
+        t0 = time.perf_counter()
+        p = _kmosaic("episode", "submit", "--store", str(root / part / "store.sqlite"), *map(str, chunk),
+                     "--device", "cuda", "--json")
+        wall = time.perf_counter() - t0
+        left -= len(chunk)
+        per_item = wall / len(chunk)
+        try:
+            results = json.loads(p.stdout)
+            results = results if isinstance(results, list) else [results]
+        except ValueError:
+            results = []
+        statuses = [(r.get("verdict") or {}).get("status") if isinstance(r.get("verdict"), dict) else r.get("error")
+                    for r in results]
+        rec = {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "part": part, "batch": len(chunk),
+               "rc": p.returncode, "wall_s": round(wall, 1), "statuses": statuses,
+               "profile": os.environ.get("KMOSAIC_PROFILE", "")}
+        with log.open("a") as f:
+            f.write(json.dumps(rec) + "\n")
+        print(json.dumps(rec), flush=True)
+        if p.returncode != 0:
+            print(p.stderr[-3000:], flush=True)
 
 
 def cmd_absorb(a) -> None:
@@ -175,7 +190,7 @@ def cmd_absorb(a) -> None:
         tmp = Path(tempfile.mkdtemp())
         with tarfile.open(src) as tf:
             tf.extractall(tmp, filter="data")
-        src = tmp / root.name if (tmp / root.name).is_dir() else tmp
+        src = next((p.parent for p in tmp.rglob("plan.json")), tmp)  # the tar holds the path it was made from
     try:
         for part in ("mosaic", "kernelbench"):
             s, d = src / part, root / part
@@ -353,6 +368,7 @@ def main() -> None:
     b = sub.add_parser("baselines")
     b.add_argument("--root", required=True)
     b.add_argument("--warm-lanes", type=int, default=12)
+    b.add_argument("--limit", type=int, default=1000, help="only the tasks of the first N pending folders")
     r = sub.add_parser("round")
     r.add_argument("--root", required=True)
     r.add_argument("--deadline-s", type=float, default=420)

@@ -97,3 +97,7 @@ def test_loop_profiles_only_correct_kernels_headed_for_an_optimize_prompt(tmp_pa
     assert "profile" not in rec(EpisodeConfig(profile=False), _correct(0.5)).meta
     assert "profile" not in rec(EpisodeConfig(), _correct(0.5), device="cpu").meta
     assert "profile" not in rec(EpisodeConfig(), {"status": "incorrect", "error": {"kind": "incorrect", "message": "x"}}).meta
+    # the machine's veto: the episode asked for a profile, this machine's operator said no
+    monkeypatch.setenv("KMOSAIC_PROFILE", "0")
+    off = rec(EpisodeConfig(max_optimize=1), _correct(0.5))
+    assert off.feedback.endswith("Profiler: no metrics (off on this machine (KMOSAIC_PROFILE=0)).")

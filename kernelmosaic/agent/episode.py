@@ -204,10 +204,13 @@ class Episode:
         )
         if (self.cfg.profile and code is not None and turn.verdict.correct
                 and self.verifier.device == "cuda" and self.state([*turns, turn])["stage"] == "optimize"):
-            from .profiler import profile_candidate
+            from .profiler import Profile, machine_allows, profile_candidate
 
             t0 = time.perf_counter()
-            prof = profile_candidate(self.task, code)
+            # the machine's operator can veto profiling (KMOSAIC_PROFILE=0) whatever the episode asked:
+            # a machine where ncu cannot run should not pay for a failing run on every turn
+            prof = profile_candidate(self.task, code) if machine_allows() else \
+                Profile(False, "off on this machine (KMOSAIC_PROFILE=0)")
             turn.verify_s += time.perf_counter() - t0
             turn.feedback = f"{turn.feedback}\n{prof.render()}"
             turn.meta["profile"] = prof.to_dict()

@@ -212,6 +212,11 @@ def ncu_path() -> str | None:
     return os.environ.get("KMOSAIC_NCU") or shutil.which("ncu")
 
 
+def machine_allows() -> bool:
+    """False where this machine's operator turned profiling off (``KMOSAIC_PROFILE=0``)."""
+    return os.environ.get("KMOSAIC_PROFILE", "1").strip().lower() not in ("0", "off", "false", "no")
+
+
 def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
     """Run the candidate's forward under ncu and collect per-kernel metrics."""
     ncu = ncu_path()
