@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One pilot call on the GPU machine (benchmarks/pilot.py says how the pilot runs):
-#   bash benchmarks/pilot_gpu.sh ROOT STEP...      STEP: baselines | round | kbjudge
+#   bash benchmarks/pilot_gpu.sh ROOT STEP...      STEP: baselines | round | kbjudge | probe
 # State travels as two tar files in $OUT: the pilot folder, and the small files of the cache
 # (baselines, ceilings, vendor kernel tables), which the next call carries in as .pilot-cache.
 set -u
@@ -13,7 +13,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 for step in "$@"; do
   t0=$(date +%s)
   case $step in
-    baselines) timeout "${BASELINES_S:-240}" python benchmarks/pilot.py baselines --root "$root" --warm-lanes 14 ;;
+    baselines) timeout "${BASELINES_S:-240}" python benchmarks/pilot.py baselines --root "$root" --warm-lanes 14 --limit "${BASELINES_LIMIT:-1000}" ;;
+    probe) timeout "${PROBE_S:-90}" python benchmarks/profiler_probe.py | tee "$OUT/profiler_probe.txt" ;;
     round) timeout "${ROUND_S:-480}" python benchmarks/pilot.py round --root "$root" --deadline-s "${DEADLINE_S:-400}" ;;
     kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" ;;
   esac
