@@ -283,7 +283,22 @@ def cmd_finish(a) -> None:
             print(folder.name, "finished" if p.returncode == 0 else p.stderr.strip())
 
 
-def _turn_row(t) -> dict:
+def _qwen_counter(ranks_file: str | None):
+    """Token counts with Qwen's BPE ranks (the ``qwen.tiktoken`` file that the dashscope wheel
+    ships) through tiktoken, with Qwen's pre-tokenizer; None without a ranks file."""
+    if not ranks_file:
+        return None
+    import base64
+
+    import tiktoken
+
+    ranks = {base64.b64decode(tok): int(r) for tok, r in (ln.split() for ln in Path(ranks_file).read_text().splitlines() if ln)}
+    pat = r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+    enc = tiktoken.Encoding("qwen", pat_str=pat, mergeable_ranks=ranks, special_tokens={})
+    return lambda text: len(enc.encode(text, disallowed_special=()))
+
+
+def _turn_row(t, count=None) -> dict:
     v = t.verdict
     tm = v.timing
     return {"idx": t.idx, "stage": t.stage, "status": v.status,
@@ -291,7 +306,10 @@ def _turn_row(t) -> dict:
             "speedup_eager": tm.speedup_eager if tm else None, "speedup_compile": tm.speedup_compile if tm else None,
             "candidate_ms": tm.candidate_ms if tm else None, "guidance": list(t.guidance_ids),
             "profiled": "Nsight" in (t.feedback or "") or "ncu" in (t.feedback or ""),
-            "reply_chars": len(t.reply or ""), "verify_s": t.verify_s}
+            "reply_chars": len(t.reply or ""), "verify_s": t.verify_s,
+            # the chat this turn was: every message it was prompted with, then the reply
+            "prompt_tokens": count("".join(m.get("content") or "" for m in t.messages)) if count else None,
+            "reply_tokens": count(t.reply or "") if count else None}
 
 
 def _progress(a: dict, b: dict) -> bool:
@@ -308,7 +326,8 @@ def cmd_report(a) -> None:
     from kernelmosaic.data.store import Store
 
     root = Path(a.root)
-    out: dict = {"parts": {}}
+    count = _qwen_counter(a.tokenizer_ranks)
+    out: dict = {"parts": {}, "tokenizer": "Qwen BPE ranks (qwen.tiktoken) via tiktoken" if count else None}
     for part in ("mosaic", "kernelbench"):
         path = root / part / "store.sqlite"
         if not path.is_file():
@@ -320,14 +339,16 @@ def cmd_report(a) -> None:
             helped: dict[str, int] = {}
             for run_id in st.run_ids():
                 for e in st.episodes(run_id):
-                    turns = [_turn_row(t) for t in st.turns(e.episode_id)]
+                    turns = [_turn_row(t, count) for t in st.turns(e.episode_id)]
                     task = st.get_task(e.task_key) or {}
                     meta = task.get("metadata") or {}
                     ext = (e.meta or {}).get("external") or {}
+                    # a turn's guidance_ids are the entries its prompt showed: they helped (or not)
+                    # the reply that is this turn, against the turn before it
                     for i, t in enumerate(turns):
                         for g in t["guidance"]:
                             fired[g] = fired.get(g, 0) + 1
-                            if i + 1 < len(turns) and _progress(t, turns[i + 1]):
+                            if i > 0 and _progress(turns[i - 1], t):
                                 helped[g] = helped.get(g, 0) + 1
                     first = next((t["idx"] for t in turns if t["status"] == "correct"), None)
                     eps.append({"episode_id": e.episode_id, "task": e.task_key, "status": e.status,
@@ -383,6 +404,7 @@ def main() -> None:
     rep = sub.add_parser("report")
     rep.add_argument("--root", required=True)
     rep.add_argument("--out", required=True)
+    rep.add_argument("--tokenizer-ranks", help="qwen.tiktoken (from the dashscope wheel) for token counts")
     a = ap.parse_args()
     {"start": cmd_start, "baselines": cmd_baselines, "round": cmd_round, "absorb": cmd_absorb,
      "kbjudge": cmd_kbjudge, "finish": cmd_finish, "report": cmd_report}[a.cmd](a)
