@@ -1,0 +1,147 @@
+import torch
+import torch.nn as nn
+from kernelmosaic.verify import nvrtc
+
+_SRC = r"""
+#include <cuda_fp16.h>
+
+__device__ __forceinline__ float warp_sum(float v) {
+    #pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__device__ __forceinline__ void h8_to_f(const uint4& u, float* f) {
+    const __half2* h = reinterpret_cast<const __half2*>(&u);
+    #pragma unroll
+    for (int i = 0; i < 4; ++i) { float2 t = __half22float2(h[i]); f[2*i] = t.x; f[2*i+1] = t.y; }
+}
+
+// Persistent warps: each warp walks rows gw, gw + nwarps, ...; the row (H % 8 == 0, H/8 <= 32*MAXV) is cached
+// in registers, the weight slice is loaded once per warp, and the next row is prefetched while the
+// current one is reduced and written.
+template <int MAXV>
+__device__ __forceinline__ void rms_row_vec(const __half* __restrict__ x, const __half* __restrict__ w, __half* __restrict__ y,
+                                            long rows, long H, float inv_h, float eps) {
+    const int lane = threadIdx.x & 31;
+    const long nwarps = (long)gridDim.x * (blockDim.x >> 5);
+    long row = (long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    if (row >= rows) return;
+    const long nv = H >> 3;
+    const uint4* __restrict__ wv = reinterpret_cast<const uint4*>(w);
+    float g[MAXV][8];
+    #pragma unroll
+    for (int k = 0; k < MAXV; ++k) {
+        long idx = lane + 32L * k;
+        if (idx < nv) h8_to_f(__ldg(wv + idx), g[k]);
+    }
+    uint4 cur[MAXV], nxt[MAXV];
+    {
+        const uint4* __restrict__ xr = reinterpret_cast<const uint4*>(x + row * H);
+        #pragma unroll
+        for (int k = 0; k < MAXV; ++k) {
+            long idx = lane + 32L * k;
+            if (idx < nv) cur[k] = __ldcs(xr + idx);
+        }
+    }
+    for (; row < rows; row += nwarps) {
+        const long nrow = row + nwarps;
+        if (nrow < rows) {
+            const uint4* __restrict__ xn = reinterpret_cast<const uint4*>(x + nrow * H);
+            #pragma unroll
+            for (int k = 0; k < MAXV; ++k) {
+                long idx = lane + 32L * k;
+                if (idx < nv) nxt[k] = __ldcs(xn + idx);
+            }
+        }
+        float ss = 0.f;
+        #pragma unroll
+        for (int k = 0; k < MAXV; ++k) {
+            long idx = lane + 32L * k;
+            if (idx < nv) {
+                float f[8]; h8_to_f(cur[k], f);
+                #pragma unroll
+                for (int j = 0; j < 8; ++j) ss = fmaf(f[j], f[j], ss);
+            }
+        }
+        ss = warp_sum(ss);
+        const float r = rsqrtf(ss * inv_h + eps);
+        uint4* __restrict__ yr = reinterpret_cast<uint4*>(y + row * H);
+        #pragma unroll
+        for (int k = 0; k < MAXV; ++k) {
+            long idx = lane + 32L * k;
+            if (idx < nv) {
+                float f[8]; h8_to_f(cur[k], f);
+                uint4 o;
+                __half2* oh = reinterpret_cast<__half2*>(&o);
+                #pragma unroll
+                for (int j = 0; j < 4; ++j) oh[j] = __floats2half2_rn(f[2*j] * r * g[k][2*j], f[2*j+1] * r * g[k][2*j+1]);
+                __stcs(yr + idx, o);
+            }
+        }
+        #pragma unroll
+        for (int k = 0; k < MAXV; ++k) cur[k] = nxt[k];
+    }
+}
+
+__global__ void __launch_bounds__(256) rms_vec1(const __half* __restrict__ x, const __half* __restrict__ w, __half* __restrict__ y,
+                         long rows, long H, float inv_h, float eps) { rms_row_vec<1>(x, w, y, rows, H, inv_h, eps); }
+__global__ void __launch_bounds__(256) rms_vec2(const __half* __restrict__ x, const __half* __restrict__ w, __half* __restrict__ y,
+                         long rows, long H, float inv_h, float eps) { rms_row_vec<2>(x, w, y, rows, H, inv_h, eps); }
+__global__ void __launch_bounds__(256) rms_vec3(const __half* __restrict__ x, const __half* __restrict__ w, __half* __restrict__ y,
+                         long rows, long H, float inv_h, float eps) { rms_row_vec<3>(x, w, y, rows, H, inv_h, eps); }
+__global__ void __launch_bounds__(256) rms_vec4(const __half* __restrict__ x, const __half* __restrict__ w, __half* __restrict__ y,
+                         long rows, long H, float inv_h, float eps) { rms_row_vec<4>(x, w, y, rows, H, inv_h, eps); }
+
+// Generic: one warp per row, any H, scalar accesses (two passes over the row).
+__global__ void rms_generic(const __half* __restrict__ x, const __half* __restrict__ w, __half* __restrict__ y,
+                            long rows, long H, float inv_h, float eps) {
+    const int lane = threadIdx.x & 31;
+    long row = (long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    if (row >= rows) return;
+    const __half* xr = x + row * H;
+    __half* yr = y + row * H;
+    float ss = 0.f;
+    for (long i = lane; i < H; i += 32) { float f = __half2float(xr[i]); ss = fmaf(f, f, ss); }
+    ss = warp_sum(ss);
+    float r = rsqrtf(ss * inv_h + eps);
+    for (long i = lane; i < H; i += 32) {
+        float f = __half2float(xr[i]);
+        yr[i] = __float2half_rn(f * r * __half2float(w[i]));
+    }
+}
+"""
+
+mod = nvrtc.compile(_SRC)
+
+_WARPS = 8
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rms_weight = nn.Parameter(torch.ones(768) + 0.1 * torch.randn(768))
+        self.to(torch.float16)
+
+    def forward(self, x):
+        x = x.contiguous()
+        w = self.rms_weight.contiguous()
+        H = x.shape[-1]
+        y = torch.empty_like(x)
+        n = x.numel()
+        if n == 0:
+            return y
+        rows = n // H
+        grid = ((rows + _WARPS - 1) // _WARPS,)
+        inv_h = 1.0 / H
+        vec_ok = (H % 8 == 0) and (H // 8 <= 32 * 4) and x.data_ptr() % 16 == 0 \
+            and y.data_ptr() % 16 == 0 and w.data_ptr() % 16 == 0
+        if vec_ok:
+            per_lane = (H // 8 + 31) // 32
+            k = (mod.rms_vec1, mod.rms_vec2, mod.rms_vec3, mod.rms_vec4)[per_lane - 1]
+            # ~8 rows per warp: the weight slice is loaded once per warp and the next row is prefetched
+            pgrid = ((rows + _WARPS * 8 - 1) // (_WARPS * 8),)
+            k(grid=pgrid, block=(32 * _WARPS,), args=(x, w, y, rows, H, inv_h, 1e-6))
+        else:
+            mod.rms_generic(grid=grid, block=(32 * _WARPS,), args=(x, w, y, rows, H, inv_h, 1e-6))
+        return y
