@@ -73,6 +73,19 @@ def test_pool_survives_everything_in_one_batch(cpu_verifier):
     assert time.monotonic() - t0 < 300
 
 
+def test_a_batch_larger_than_the_lanes_says_who_waited(cache_dir):
+    """One lane, three jobs at once (builds run in parallel, judging does not): the jobs that
+    waited for the lane say so in phases_s.lane_wait, apart from the lane's time on them (judge)."""
+    from kernelmosaic.verify import Verifier
+
+    with Verifier(device="cpu", workers=1, build_workers=3, cache_dir=cache_dir, prewarm=False) as v:
+        verdicts = v.verify_many([req("relu_cc_ok", seed=s) for s in (1, 2, 3)])
+    assert [x.status for x in verdicts] == ["correct"] * 3
+    waits = sorted(x.phases_s.get("lane_wait", 0.0) for x in verdicts)
+    assert waits[-1] > 0 and waits[-1] >= min(x.phases_s["judge"] for x in verdicts) * 0.9
+    assert all(x.phases_s["judge"] <= x.phases_s["total"] for x in verdicts)
+
+
 def test_mismatch_statistics(cpu_verifier):
     v = cpu_verifier.verify(req("relu_cc_wrong"))
     m = v.mismatch
@@ -118,6 +131,9 @@ def test_timing_fields_and_baseline_cache(cpu_verifier):
     assert set(first.phases_s) >= {"queue", "compile", "load", "check", "time"}
     # the wait for the judge (the last job's clean-up runs after its verdict is sent)
     assert 0 <= first.phases_s["queue"] < first.phases_s["total"]
+    # the lane's time on the job, and the check's parts: the float64 oracle and the shape variants
+    assert 0 < first.phases_s["judge"] <= first.phases_s["total"]
+    assert first.phases_s["precision"] < first.phases_s["check"] and first.phases_s["variants"] < first.phases_s["check"]
     # eager/compile baselines are a property of the task: timed once, then reused, unless the
     # machine was too busy for a steady measurement, which is never cached
     second = cpu_verifier.verify(req("relu_cc_ok", timing=timing, seed=8))

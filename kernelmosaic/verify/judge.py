@@ -769,8 +769,10 @@ class Judge:
             if trial == oracle_trial:
                 # judged now, while the judge holds this call's outputs; a failure is raised after
                 # the instrumented call, so that a broken rule (a torch cast, say) names the cause
+                t_p = time.perf_counter()
                 with self.quiet.busy():  # the float64 oracle: GPU work, kept off other lanes' timed loops
                     self.precision = precision.check(ref, inputs, ref_out, self._last_out, self.device, trial=trial, seed=seed)
+                self.phases["precision"] = round(time.perf_counter() - t_p, 4)  # a part of check
             self._last_out = None
             del inputs, ref_out
         if not self.sem.extra_checks:
@@ -822,8 +824,10 @@ class Judge:
             sites = size_sites(self.spec.reference)
             if not sites:
                 self.notes.append("no shape variant: no integer in the task sets only an input's size")
+            t_v = time.perf_counter()
             for mode in JUDGE_MODES if sites else ():
                 self.shape_variant(ref, seeds[-1] ^ 0x9E3779B9, mode, sites)
+            self.phases["variants"] = round(time.perf_counter() - t_v, 4)  # a part of check
         else:
             self.notes.append("shape variants off (JobSpec.shape_variants, --no-shape-variants): only the task's own shape was checked")
         self.phases["check"] = round(time.perf_counter() - t0, 4)

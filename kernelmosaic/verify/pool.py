@@ -45,6 +45,8 @@ class Outcome:
     attempts: list = field(default_factory=list)
     # how long the job waited in the pipe for its judge to finish the last job's clean-up (s)
     queue_s: float | None = None
+    # the wait for a free lane before the job was dispatched (other jobs of a batch holding them)
+    lane_wait_s: float = 0.0
 
     @property
     def infra(self) -> bool:
@@ -432,9 +434,13 @@ class WorkerPool:
     def run(self, job: JobSpec, timeouts: dict[str, float] | None = None, retries: int = INFRA_RETRIES) -> Outcome:
         """The job's outcome on the next free lane; ``retries``: how many times a run that failed
         for the verifier's reasons is run again on a fresh judge."""
+        t0 = time.monotonic()
         lane = self._free.get()
+        waited = time.monotonic() - t0
         try:
-            return lane.run(job, {**DEFAULT_TIMEOUTS, **(timeouts or {})}, retries)
+            out = lane.run(job, {**DEFAULT_TIMEOUTS, **(timeouts or {})}, retries)
+            out.lane_wait_s = round(waited, 4)
+            return out
         finally:
             self._free.put(lane)
 

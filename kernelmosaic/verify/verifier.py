@@ -482,6 +482,12 @@ class Verifier:
             # from the job's dispatch to its judge starting on it: the judge finishing the last
             # job's clean-up, then taking a warm candidate process
             verdict.phases_s["queue"] = round(out.queue_s + (pre if isinstance(pre, (int, float)) else 0.0), 3)
+        # how long the judge's lane was this job's (retries included), and how long the job
+        # waited for a free lane first: a batch's verdicts share the lanes, so their totals
+        # overlap, while the judge times of one lane add up to its busy time
+        verdict.phases_s["judge"] = round(out.wall_s, 3)
+        if out.lane_wait_s:
+            verdict.phases_s["lane_wait"] = round(out.lane_wait_s, 3)
         if verdict.status == "infra_error" and verdict.attempts:
             verdict.notes.append(f"the verifier failed on {len(verdict.attempts) + 1} fresh judges in a row; no verdict on the candidate")
         elif verdict.attempts:
