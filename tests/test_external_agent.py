@@ -336,3 +336,32 @@ def test_kernelbench_episodes_never_enter_a_training_export(tmp_path, kernelbenc
     tasks = pq.read_table(res.paths["train"]).column("task").to_pylist()
     assert tasks == [started[1]["task"]] and "L1/19_ReLU" not in tasks
     assert "bench only" in (tmp_path / "out" / "README.md").read_text()
+
+
+def test_a_batch_cut_short_keeps_the_verdicts_it_reached(tmp_path, cache_dir, monkeypatch):
+    """Each verdict of a batch is recorded as it comes: when the batch stops after its first
+    verdict (here the caller is interrupted), that turn is in the store and the other episode
+    still takes its submission."""
+    from kernelmosaic.agent.external import Settings, Workbench
+    from kernelmosaic.verify import TimingConfig
+
+    monkeypatch.setenv("KMOSAIC_CACHE_DIR", str(cache_dir))
+    st = Settings(device="cpu", backend="cpp", trials=2, max_repair=1, max_optimize=0,
+                  timing=TimingConfig(enabled=False), profile=False)
+    task = str(DATA / "tasks" / "relu.py")
+    seen = []
+
+    def interrupted(i, r):
+        seen.append(r)
+        raise KeyboardInterrupt
+
+    with Workbench(tmp_path / "b.db", st, verifier_options={"workers": 1}) as wb:
+        a, b = wb.start(task, "batcher/1"), wb.start(task, "batcher/1")
+        with pytest.raises(KeyboardInterrupt):
+            wb.submit_many([(a["episode_id"], FAST), (b["episode_id"], WRONG)], on_result=interrupted)
+        assert len(seen) == 1 and seen[0]["status"] in ("correct", "incorrect")
+        done = seen[0]["episode_id"]
+        other = b["episode_id"] if done == a["episode_id"] else a["episode_id"]
+        assert [e["turns"] for e in sorted(wb.episodes(), key=lambda e: e["episode_id"] != done)] == [1, 0]
+        r = wb.submit(other, FAST if other == a["episode_id"] else WRONG)
+        assert r["turn"] == 0

@@ -27,9 +27,10 @@ import re
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from .._json import finite
 from ..data import EpisodeRecord, Store, StoreError, TurnRecord
@@ -133,6 +134,29 @@ class _LazyVerifier:
             return v.verify_many(reqs)
         except RuntimeError as e:  # the worker pool itself failed; no verdict to record
             raise ExternalError(f"verification failed, nothing was recorded: {e}") from None
+
+    def verify_each(self, reqs):
+        """(index, verdict) for each request, as each is judged (the verifier's lanes and build
+        workers run them at once), so that a caller can record each verdict when it comes and
+        an interrupted batch loses only what was still being judged."""
+        if not reqs:
+            return
+        v = self.get()
+        try:
+            if hasattr(v, "ceilings"):
+                v.ceilings()  # measured once, before the batch, while nothing else of ours runs
+        except RuntimeError as e:
+            raise ExternalError(f"verification failed, nothing was recorded: {e}") from None
+        ex = ThreadPoolExecutor(max_workers=min(len(reqs), 64), thread_name_prefix="kmosaic-submit")
+        try:
+            futs = {ex.submit(v.verify_many, [r]): i for i, r in enumerate(reqs)}
+            for f in as_completed(futs):
+                try:
+                    yield futs[f], f.result()[0]
+                except RuntimeError as e:  # the worker pool itself failed
+                    raise ExternalError(f"verification failed; the verdicts that came before it are recorded: {e}") from None
+        finally:
+            ex.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         if self._owns and self._v is not None:
@@ -294,9 +318,12 @@ class Workbench:
             raise ExternalError(r["error"])
         return r
 
-    def submit_many(self, items: list[tuple[str, str]], agent: str | None = None) -> list[dict]:
-        """One result per (episode id, candidate), in order; all candidates go through one
-        ``verify_many``. A bad item gets ``{"episode_id", "error"}`` and the others go on."""
+    def submit_many(self, items: list[tuple[str, str]], agent: str | None = None,
+                    on_result: Callable[[int, dict], None] | None = None) -> list[dict]:
+        """One result per (episode id, candidate), in order; the candidates are verified at once
+        (the verifier's lanes and build workers), and each verdict is recorded as a turn as soon
+        as it comes, then handed to ``on_result(index, result)``: a batch cut short keeps every
+        verdict it reached. A bad item gets ``{"episode_id", "error"}`` and the others go on."""
         results: list[dict | None] = [None] * len(items)
         held: list[threading.Lock] = []
         prepared = []
@@ -326,16 +353,21 @@ class Workbench:
                 except ExternalError as e:
                     results[i] = {"episode_id": eid, "error": str(e)}
             to_verify = [p for p in prepared if p.code is not None]
-            t0 = time.perf_counter()
-            verdicts = self.verifier.verify_many([p.ep.request(p.code) for p in to_verify]) if to_verify else []
-            batch_s = time.perf_counter() - t0
-            by_index = {p.index: v for p, v in zip(to_verify, verdicts)}
-            for p in prepared:
+
+            def commit(p: "_Pending", verdict, verify_s: float) -> None:
                 try:
-                    results[p.index] = self._commit(p, by_index.get(p.index),
-                                                    batch_s if p.code is not None else 0.0, len(to_verify), agent)
+                    results[p.index] = self._commit(p, verdict, verify_s, len(to_verify), agent)
                 except ExternalError as e:
                     results[p.index] = {"episode_id": p.rec.episode_id, "error": str(e)}
+                if on_result is not None:
+                    on_result(p.index, results[p.index])
+
+            for p in prepared:
+                if p.code is None:
+                    commit(p, None, 0.0)
+            t0 = time.perf_counter()
+            for j, verdict in self.verifier.verify_each([p.ep.request(p.code) for p in to_verify]):
+                commit(to_verify[j], verdict, time.perf_counter() - t0)
         finally:
             for lock in held:
                 lock.release()
@@ -357,7 +389,7 @@ class Workbench:
         if agent and agent != ext.get("policy"):
             meta["agent"] = agent
         if batch > 1:
-            meta["batch"] = batch  # verify_s is then the whole batch's verification time
+            meta["batch"] = batch  # verify_s is then the time from the batch's start to this verdict
         turn = ep.record(turns, stage, p.messages, p.guidance_ids, p.reply, code, vd, latency_s=p.latency_s,
                          verify_s=verify_s, meta=meta)
         try:

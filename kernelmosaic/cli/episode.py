@@ -6,7 +6,9 @@ With ``--dir D``, ``start`` gives each episode a folder ``D/<episode>/`` holding
 ``episode.json`` and ``prompt.md``; the agent writes ``candidate.py`` there, and that file is
 a pending submission until ``submit`` verifies it (it then becomes ``turn-<n>.py``, and
 ``feedback.md``, ``prompt.md`` and ``best.py`` are rewritten). ``submit --all`` verifies
-every pending submission under ``D`` in one call: a batch of episodes moves one turn.
+every pending submission under ``D`` in one call: a batch of episodes moves one turn. Each
+verdict is recorded and written to its folder as it comes, so a batch cut short keeps what it
+reached.
 
 Bad input (unknown or finished episode, missing file, empty candidate) is one line on stderr
 and exit code 2. A verdict of any kind is a normal result (exit 0).
@@ -193,17 +195,20 @@ def register(app: typer.Typer) -> None:
                 _fail(str(e))
         st = Settings(device=device or auto_device())
         with _workbench(store, st, workers=workers) as wb:
+
+            def written(i: int, r: dict) -> None:
+                # each verdict's files as soon as its turn is recorded: a batch cut short leaves
+                # every folder it reached consistent with the store
+                eid, text, folder = items[i]
+                if "error" not in r and folder is not None:
+                    _write_turn_files(folder, r, text, wb.best(eid)["code"])
+
             try:
                 results = wb.submit_many([(eid, text) for eid, text, _ in items],
-                                         agent=policy_name(agent) if agent else None)
+                                         agent=policy_name(agent) if agent else None, on_result=written)
             except ExternalError as e:
                 _fail(str(e))
-            bad = 0
-            for (eid, text, folder), r in zip(items, results):
-                if "error" in r:
-                    bad += 1
-                elif folder is not None:
-                    _write_turn_files(folder, r, text, wb.best(eid)["code"])
+            bad = sum("error" in r for r in results)
         if json_out:
             print(json.dumps(results[0] if len(results) == 1 and not all_pending else results, default=str))
         else:
