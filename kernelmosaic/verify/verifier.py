@@ -486,7 +486,7 @@ class Verifier:
         # waited for a free lane first: a batch's verdicts share the lanes, so their totals
         # overlap, while the judge times of one lane add up to its busy time
         verdict.phases_s["judge"] = round(out.wall_s, 3)
-        if out.lane_wait_s:
+        if out.lane_wait_s >= 0.001:  # a lock hand-off, not a wait
             verdict.phases_s["lane_wait"] = round(out.lane_wait_s, 3)
         if verdict.status == "infra_error" and verdict.attempts:
             verdict.notes.append(f"the verifier failed on {len(verdict.attempts) + 1} fresh judges in a row; no verdict on the candidate")
