@@ -139,8 +139,8 @@ def _round_order(root: Path) -> list[tuple[str, Path]]:
 
 def cmd_round(a) -> None:
     """Every pending candidate of each part, verified by the step CLI in batches of folders; no
-    batch is started that could not finish before ``--deadline-s`` (a batch cut off by the
-    command's timeout would leave turns recorded whose folders were never updated)."""
+    batch is started that could not finish before ``--deadline-s``. (A batch cut off by the
+    command's timeout keeps the verdicts it reached, but those still being judged are lost work.)"""
     root = Path(a.root)
     log = root / "rounds.jsonl"
     t_end = time.monotonic() + a.deadline_s
