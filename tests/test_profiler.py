@@ -69,6 +69,24 @@ def test_counter_permission_error_is_reported(tmp_path, monkeypatch):
     assert not p.available and "ERR_NVGPUCTRPERM" in p.note and "not permit" in p.render()
 
 
+def test_cuda_refused_inside_the_sandbox_is_retried_without_landlock(tmp_path, monkeypatch):
+    """On the H200 the profiled process could not start CUDA under landlock (error 304). CuPy
+    words it "cudaErrorOperatingSystem", torch "cudaGetDeviceCount()": either is retried
+    without landlock. A stand-in `ncu` (a shell script) refuses the first run the way CuPy
+    did and answers the second with metrics."""
+    fake = tmp_path / "ncu"
+    csv_file = tmp_path / "raw.csv"
+    csv_file.write_text(RAW_CSV)
+    fake.write_text("#!/bin/sh\nif [ -e tried ]; then cat " + str(csv_file) + "; exit 0; fi\ntouch tried\n"
+                    "echo 'cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorOperatingSystem: OS call failed'\n"
+                    "exit 1\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("KMOSAIC_NCU", raising=False)
+    p = profile_candidate(load_task(DATA / "tasks" / "relu.py"), (DATA / "cpu" / "relu_cc_ok.py").read_text())
+    assert p.available and [k.name.split("(")[0] for k in p.kernels] == ["relu_kernel", "reduce_rows"], p.note
+
+
 def _correct(ms: float) -> dict:
     return {"status": "correct", "correct": True, "compiled": True, "backend": "cuda", "policy": "strict",
             "task": "relu", "timing": {"candidate_ms": ms, "eager_ms": 1.0, "speedup_eager": 1.0 / ms}}

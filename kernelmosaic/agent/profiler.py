@@ -42,6 +42,10 @@ METRICS = {
 # version knows comes back (the set differs between GPU generations)
 STALL_REGEX = r"regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$"
 _STALL = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
+# CUDA refusing to start in the profiled process (error 304, "OS call failed"), as torch words
+# it and as CuPy does (the nvrtc backend's candidates start CUDA through CuPy: the pilot's
+# nvrtc profiles failed this way while torch's were retried without landlock and worked)
+_DRIVER_REFUSED = ("cudaGetDeviceCount", "cudaErrorOperatingSystem", "Error 304")
 _PERM = ("ERR_NVGPUCTRPERM", "does not have permission to access NVIDIA GPU Performance Counters")
 
 # a one-line hint per stall reason, in the terms of the CUDA guidance
@@ -251,7 +255,7 @@ def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
                 return Profile(False, f"ncu did not finish within {timeout_s:.0f}s")
             except OSError as e:
                 return Profile(False, f"ncu could not start: {e}")
-            if "cudaGetDeviceCount" not in p.stdout + p.stderr:
+            if not any(m in p.stdout + p.stderr for m in _DRIVER_REFUSED):
                 break
     blob = p.stdout + "\n" + p.stderr
     try:
