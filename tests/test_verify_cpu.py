@@ -80,6 +80,9 @@ def test_a_batch_larger_than_the_lanes_says_who_waited(cache_dir):
 
     with Verifier(device="cpu", workers=1, build_workers=3, cache_dir=cache_dir, prewarm=False) as v:
         verdicts = v.verify_many([req("relu_cc_ok", seed=s) for s in (1, 2, 3)])
+        # a batch handed over as each verdict comes: every index once
+        each = dict(v.verify_each([req("relu_cc_ok", seed=s) for s in (4, 5)]))
+    assert sorted(each) == [0, 1] and [each[i].status for i in (0, 1)] == ["correct", "correct"]
     assert [x.status for x in verdicts] == ["correct"] * 3
     waits = sorted(x.phases_s.get("lane_wait", 0.0) for x in verdicts)
     assert waits[-1] > 0 and waits[-1] >= min(x.phases_s["judge"] for x in verdicts) * 0.9

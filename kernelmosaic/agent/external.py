@@ -8,8 +8,9 @@ command (``kmosaic episode``), and :class:`Workbench` is the one library both ca
 * ``submit`` verifies a candidate, records the turn, and returns the verdict, the rendered
   feedback, the guidance and the next prompt, exactly as the loop builds them (the same
   :class:`Episode` methods, so the same stages and budgets);
-* ``submit_many`` does that for many episodes through one ``Verifier.verify_many``, which
-  builds in parallel and runs candidates on every device lane;
+* ``submit_many`` does that for many episodes through one ``Verifier.verify_each``, which
+  builds in parallel, runs candidates on every device lane, and hands each verdict over as it
+  comes (each is recorded at once);
 * ``status``, ``best`` and ``finish``.
 
 Nothing is kept in memory between calls: an episode is its rows in the store (its settings
@@ -27,7 +28,6 @@ import re
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -128,35 +128,18 @@ class _LazyVerifier:
     def verify(self, req):
         return self.get().verify(req)
 
-    def verify_many(self, reqs):
-        v = self.get()
-        try:
-            return v.verify_many(reqs)
-        except RuntimeError as e:  # the worker pool itself failed; no verdict to record
-            raise ExternalError(f"verification failed, nothing was recorded: {e}") from None
-
     def verify_each(self, reqs):
-        """(index, verdict) for each request, as each is judged (the verifier's lanes and build
-        workers run them at once), so that a caller can record each verdict when it comes and
-        an interrupted batch loses only what was still being judged."""
+        """(index, verdict) as each is judged (``Verifier.verify_each``)."""
         if not reqs:
             return
         v = self.get()
+        done = 0
         try:
-            if hasattr(v, "ceilings"):
-                v.ceilings()  # measured once, before the batch, while nothing else of ours runs
-        except RuntimeError as e:
-            raise ExternalError(f"verification failed, nothing was recorded: {e}") from None
-        ex = ThreadPoolExecutor(max_workers=min(len(reqs), 64), thread_name_prefix="kmosaic-submit")
-        try:
-            futs = {ex.submit(v.verify_many, [r]): i for i, r in enumerate(reqs)}
-            for f in as_completed(futs):
-                try:
-                    yield futs[f], f.result()[0]
-                except RuntimeError as e:  # the worker pool itself failed
-                    raise ExternalError(f"verification failed; the verdicts that came before it are recorded: {e}") from None
-        finally:
-            ex.shutdown(wait=False, cancel_futures=True)
+            for item in v.verify_each(reqs):
+                done += 1
+                yield item
+        except RuntimeError as e:  # the worker pool itself failed
+            raise ExternalError(f"verification failed; {done} verdict(s) before it were recorded: {e}") from None
 
     def close(self) -> None:
         if self._owns and self._v is not None:

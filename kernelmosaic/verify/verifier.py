@@ -17,8 +17,9 @@ import os
 import random
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
+from typing import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -218,6 +219,17 @@ class Verifier:
     def verify_many(self, reqs: list[VerifyRequest]) -> list[Verdict | TaskError]:
         """Verdicts for many candidates: builds run in parallel on all CPU cores, then
         the device lanes take the candidates as they become ready."""
+        return [f.result() for f in self._submit(reqs)]
+
+    def verify_each(self, reqs: list[VerifyRequest]) -> Iterator[tuple[int, Verdict | TaskError]]:
+        """``verify_many`` as each verdict comes: (index into ``reqs``, verdict), so that a caller
+        can record each one at once and a batch cut short keeps what it reached."""
+        futures = self._submit(reqs)
+        index = {f: i for i, f in enumerate(futures)}
+        for f in as_completed(futures):
+            yield index[f], f.result()
+
+    def _submit(self, reqs: list[VerifyRequest]) -> list[Future]:
         for r in reqs:
             if r.backend not in BACKENDS:
                 raise ValueError(f"unknown backend {r.backend!r} (choose from {', '.join(BACKENDS)})")
@@ -229,8 +241,7 @@ class Verifier:
                 raise ValueError(f"unknown protocol {r.protocol!r} (choose from {', '.join(PROTOCOLS)})")
         if self.device == "cuda" and any(r.timing.enabled for r in reqs):
             self._ensure_ceilings()
-        futures = [self._builds.submit(self._one, r) for r in reqs]
-        return [f.result() for f in futures]
+        return [self._builds.submit(self._one, r) for r in reqs]
 
     def baseline(self, task: Task, timing: TimingConfig | None = None, *, use_cache: bool = True,
                  protocol: str = "kernelmosaic") -> dict:
