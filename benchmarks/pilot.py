@@ -88,17 +88,25 @@ def cmd_start(a) -> None:
     (root / "plan.json").write_text(json.dumps(plan, indent=1) + "\n")
 
 
-def _episode_tasks(store: Path):
-    """(task, timing config) of every episode in a store, from the settings it started with."""
-    from kernelmosaic.agent.external import Workbench, config_from_dict
+def _workbench(store: Path):
+    from kernelmosaic.agent.external import Workbench
 
-    with Workbench(store, kernelbench=os.environ.get("KERNELBENCH_DIR"), tasksets=[HERE / "tasksets"]) as wb:
-        out = []
-        for e in (e for rid in wb.store.run_ids() for e in wb.store.episodes(rid)):
-            ext = (e.meta or {}).get("external") or {}
-            cfg = config_from_dict(ext.get("config") or {})
-            out.append((wb.resolve_task(ext["task_spec"]), cfg.timing))
-        return out
+    return Workbench(store, kernelbench=os.environ.get("KERNELBENCH_DIR"), tasksets=[HERE / "tasksets"])
+
+
+def _episodes(wb):
+    """(episode, task, the settings it started with) for every episode of the workbench's store."""
+    from kernelmosaic.agent.external import config_from_dict
+
+    for e in (e for rid in wb.store.run_ids() for e in wb.store.episodes(rid)):
+        ext = (e.meta or {}).get("external") or {}
+        yield e, wb.resolve_task(ext["task_spec"]), config_from_dict(ext.get("config") or {})
+
+
+def _episode_tasks(store: Path):
+    """(task, timing config) of every episode in a store."""
+    with _workbench(store) as wb:
+        return [(task, cfg.timing) for _, task, cfg in _episodes(wb)]
 
 
 def cmd_baselines(a) -> None:
@@ -233,38 +241,36 @@ def cmd_kbjudge(a) -> None:
     KernelBench's own protocol (its seeds, inputs, tolerances and timing) and recorded beside the
     turns' verdicts, as ``kmosaic bench --protocol kernelbench`` records them. Only these turns:
     a whole rejudge costs more GPU time than the pilot has."""
-    from kernelmosaic.agent.external import Workbench, config_from_dict
     from kernelmosaic.data.best import best_turn
+    from kernelmosaic.task import TaskError
     from kernelmosaic.verify import Verifier
     from kernelmosaic.verify.verifier import VerifyRequest
 
     store = Path(a.root) / "kernelbench" / "store.sqlite"
-    with Workbench(store, kernelbench=os.environ.get("KERNELBENCH_DIR")) as wb, Verifier(device="cuda") as v:
+    with _workbench(store) as wb, Verifier(device="cuda") as v:
         st = wb.store
+        done = {k for rid in st.run_ids() for k in st.protocol_verdicts(rid, "kernelbench")}
         todo = []
-        for rid in st.run_ids():
-            done = st.protocol_verdicts(rid, "kernelbench")
-            for e in st.episodes(rid):
-                turns = [t for t in st.turns(e.episode_id) if t.code]
-                if not turns:
-                    continue
-                b = best_turn(turns)
-                t = next((t for t in turns if t.idx == b), None) if b is not None else turns[-1]
-                if t is None or (e.episode_id, t.idx) in done:
-                    continue
-                ext = (e.meta or {}).get("external") or {}
-                cfg = config_from_dict(ext.get("config") or {})
-                todo.append((e.episode_id, t, VerifyRequest(candidate=t.code, task=wb.resolve_task(ext["task_spec"]),
-                                                             backend=cfg.backend, protocol="kernelbench", timing=cfg.timing)))
+        for e, task, cfg in _episodes(wb):
+            turns = [t for t in st.turns(e.episode_id) if t.code]
+            b = best_turn(turns) if turns else None
+            t = next((t for t in turns if t.idx == b), turns[-1]) if turns else None
+            if t is not None and (e.episode_id, t.idx) not in done:
+                todo.append((e.episode_id, t, VerifyRequest(candidate=t.code, task=task, backend=cfg.backend,
+                                                             protocol="kernelbench", timing=cfg.timing)))
         print(f"{len(todo)} turns to judge under the kernelbench protocol", flush=True)
-        for eid, t, req in todo:  # one at a time: each is recorded as soon as it is judged
-            t0 = time.perf_counter()
-            verdict = v.verify(req)
+        t0 = time.perf_counter()
+        # each recorded as soon as it is judged: a call cut short keeps what it reached
+        for i, verdict in v.verify_each([req for _, _, req in todo]):
+            eid, t, req = todo[i]
+            if isinstance(verdict, TaskError):  # the task itself is broken
+                print(f"  {req.task.key}: {verdict}", flush=True)
+                continue
             st.add_protocol_verdict(eid, t.idx, verdict)
             tm = verdict.timing
             print(f"  {req.task.key} turn {t.idx}: {t.verdict.status} -> {verdict.status}"
                   + (f", x{tm.speedup_eager:.2f} eager" if tm and tm.speedup_eager else "")
-                  + f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+                  + f" ({time.perf_counter() - t0:.0f} s in)", flush=True)
 
 
 def cmd_finish(a) -> None:
