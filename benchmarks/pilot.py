@@ -193,6 +193,8 @@ def cmd_absorb(a) -> None:
     consumed exactly that text (it became a turn), so a newer one stays pending."""
     root = Path(a.root)
     src = Path(getattr(a, "from"))
+    if not src.exists():
+        sys.exit(f"--from {src}: no such file or folder (a round's pilot.tgz, or where it was extracted)")
     tmp = None
     if src.is_file():
         tmp = Path(tempfile.mkdtemp())
