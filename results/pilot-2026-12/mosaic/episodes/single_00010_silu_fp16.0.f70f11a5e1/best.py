@@ -8,7 +8,9 @@ mod = nvrtc.compile(r"""
 #define UNROLL 4
 
 __device__ __forceinline__ float silu_f(float v) {
-    return v / (1.0f + __expf(-v));
+    // x * sigmoid(x); fast reciprocal division is ample for a float16 result.
+    // For v < -88, 1 + exp(-v) = inf and __fdividef returns -0 (true value ~0).
+    return __fdividef(v, 1.0f + __expf(-v));
 }
 
 __device__ __forceinline__ uint4 silu8(uint4 a) {
@@ -30,14 +32,14 @@ __global__ void silu_vec8(const __half* __restrict__ x, __half* __restrict__ y, 
     uint4 v[UNROLL];
     if (base + (UNROLL - 1) * (long)blockDim.x < nvec) {
         #pragma unroll
-        for (int j = 0; j < UNROLL; ++j) v[j] = __ldcs(xv + base + j * (long)blockDim.x);
+        for (int j = 0; j < UNROLL; ++j) v[j] = __ldg(xv + base + j * (long)blockDim.x);
         #pragma unroll
-        for (int j = 0; j < UNROLL; ++j) __stcs(yv + base + j * (long)blockDim.x, silu8(v[j]));
+        for (int j = 0; j < UNROLL; ++j) yv[base + j * (long)blockDim.x] = silu8(v[j]);
     } else {
         #pragma unroll
         for (int j = 0; j < UNROLL; ++j) {
             long i = base + j * (long)blockDim.x;
-            if (i < nvec) __stcs(yv + i, silu8(__ldcs(xv + i)));
+            if (i < nvec) yv[i] = silu8(__ldg(xv + i));
         }
     }
 }

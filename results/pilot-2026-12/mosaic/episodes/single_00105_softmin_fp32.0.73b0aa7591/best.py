@@ -58,25 +58,29 @@ __global__ void __launch_bounds__(NT, 2) softmin_reg(const float* __restrict__ x
             m = fmaxf(m, fmaxf(fmaxf(t.x, t.y), fmaxf(t.z, t.w)));
         }
     }
+    // Keep exp(v - m_local) in registers: one expf per element; rescale by exp(m_local - M) / S at the end.
     float s = 0.f;
-    if (m != -INFINITY) {
-        #pragma unroll
-        for (int k = 0; k < ITEMS; ++k) {
-            long idx = threadIdx.x + (long)k * NT;
-            if (idx < nv) {
-                s += expf(v[k].x - m) + expf(v[k].y - m) + expf(v[k].z - m) + expf(v[k].w - m);
-            }
+    const float mm = (m == -INFINITY) ? 0.f : m;
+    #pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        long idx = threadIdx.x + (long)k * NT;
+        if (idx < nv) {
+            v[k].x = expf(v[k].x - mm); v[k].y = expf(v[k].y - mm);
+            v[k].z = expf(v[k].z - mm); v[k].w = expf(v[k].w - mm);
+            s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
         }
     }
+    const float m_local = m;
     block_reduce(m, s);
-    const float inv = 1.f / s;
+    // m_local == -inf only for threads without valid items (or all -inf rows, left to exp(-inf - M) semantics)
+    const float scale = (m_local == -INFINITY) ? 0.f : expf(m_local - m) / s;
     #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         long idx = threadIdx.x + (long)k * NT;
         if (idx < nv) {
             float4 o;
-            o.x = expf(v[k].x - m) * inv; o.y = expf(v[k].y - m) * inv;
-            o.z = expf(v[k].z - m) * inv; o.w = expf(v[k].w - m) * inv;
+            o.x = v[k].x * scale; o.y = v[k].y * scale;
+            o.z = v[k].z * scale; o.w = v[k].w * scale;
             __stcs(yr + idx, o);
         }
     }
