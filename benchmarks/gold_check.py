@@ -4,7 +4,10 @@ Every gold kernel (tests/gpu/kernels, nvrtc format, on its KernelBench task) is 
 `strict` with timing off: the trials, the instrumented call, the precision oracle, the shape
 variants and the library and stream checks, without the baselines that make a full gold run
 long. The WMMA downcast cheat and its control (tests/gpu/adversarial) ride along, to show the
-precision check answering both ways in the same run. One JSON line per verdict, then a summary.
+precision check answering both ways in the same run. The manifest's ``found`` cases are honest
+kernels a pilot found wrongly judged (issue 20: the verifier bug was fixed, the kernel kept here),
+each on its own task (a task set file, so no KernelBench directory is needed for them alone:
+``--found-only``). One JSON line per verdict, then a summary.
 
     python benchmarks/gold_check.py --kernelbench DIR --out results/<dir>/gold_check.jsonl
 """
@@ -31,6 +34,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--protocol", default="kernelmosaic", help="kernelbench: KernelBench's semantics (protocols.py)")
     ap.add_argument("--timed", action="store_true", help="time each verdict too (slower: the eager baseline is timed)")
+    ap.add_argument("--found-only", action="store_true", help="only the manifest's `found` cases (past false rejections)")
     ap.add_argument("--one-at-a-time", action="store_true",
                     help="verify one request at a time and print each verdict as it comes (to see where the time goes)")
     a = ap.parse_args()
@@ -38,8 +42,14 @@ def main() -> None:
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 
     off = TimingConfig(compile=False) if a.timed else TimingConfig(enabled=False)
-    gold = json.loads((KERNELS / "manifest.json").read_text())["gold"]
+    manifest = json.loads((KERNELS / "manifest.json").read_text())
+    gold = [] if a.found_only else manifest["gold"]
     cases = []
+    # a past false rejection under the project's protocol; KernelBench's compares with the reference alone
+    for g in manifest.get("found", []) if a.protocol == "kernelmosaic" else ():
+        cases.append((g["task"], "correct", VerifyRequest(candidate=(KERNELS / g["dir"] / f"{g['backend']}.py").read_text(),
+                                                          task=load_task(ROOT / g["file"]), backend=g["backend"],
+                                                          timing=off, protocol=a.protocol)))
     for g in gold:
         path = Path(a.kernelbench) / g["file"]
         task = Task(name=g["task"].replace("/", "_"), source=path.read_text(), path=str(path))
@@ -47,7 +57,7 @@ def main() -> None:
                                                           task=task, backend="nvrtc", timing=off, protocol=a.protocol)))
     matmul = load_task(ROOT / "tests" / "adversarial" / "tasks" / "matmul_rand.py")
     # The precision check that catches the WMMA cheat is the project's, not KernelBench's.
-    for f, want in (() if a.protocol != "kernelmosaic" else (("downcast_wmma_matmul.py", "incorrect"), ("control_matmul_nvrtc.py", "correct"))):
+    for f, want in (() if a.protocol != "kernelmosaic" or a.found_only else (("downcast_wmma_matmul.py", "incorrect"), ("control_matmul_nvrtc.py", "correct"))):
         cases.append((f, want, VerifyRequest(candidate=(ADV / f).read_text(), task=matmul, backend="nvrtc", timing=off, protocol=a.protocol)))
     rows = []
     with Verifier(device="cuda", timeouts={"check": 180, "time": 300}) as v:

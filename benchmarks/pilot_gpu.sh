@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One pilot call on the GPU machine (benchmarks/pilot.py says how the pilot runs):
-#   bash benchmarks/pilot_gpu.sh ROOT STEP...      STEP: baselines | round | kbjudge | probe
+#   bash benchmarks/pilot_gpu.sh ROOT STEP...      STEP: baselines | round | kbjudge | probe | found
 # State travels as two tar files in $OUT: the pilot folder, and the small files of the cache
 # (baselines, ceilings, vendor kernel tables), which the next call carries in as .pilot-cache.
 set -u
@@ -17,6 +17,7 @@ for step in "$@"; do
     probe) timeout "${PROBE_S:-90}" python benchmarks/profiler_probe.py | tee "$OUT/profiler_probe.txt" ;;
     round) timeout "${ROUND_S:-480}" python benchmarks/pilot.py round --root "$root" --deadline-s "${DEADLINE_S:-400}" ;;
     kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" ;;
+    found) timeout "${FOUND_S:-120}" python benchmarks/gold_check.py --found-only --out "$OUT/found.jsonl" | tail -3 ;;
   esac
   echo "step $step: rc=$? in $(( $(date +%s) - t0 )) s"
 done

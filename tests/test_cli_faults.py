@@ -117,6 +117,30 @@ def test_negative_and_zero_numbers_are_refused(args, option):
     usage_error(kmosaic(*args), option)
 
 
+def test_lanes_per_gpu_is_refused_on_the_cpu_before_anything_starts(tmp_path):
+    # on the CPU the lanes are cores (--workers); the refusal comes before an endpoint is asked for
+    relu = str(DATA / "tasks" / "relu.py")
+    usage_error(kmosaic("generate", "--tasks", relu, "--store", str(tmp_path / "g.db"), "-m", "m", "--device", "cpu",
+                        "--lanes-per-gpu", "2"), "--lanes-per-gpu is for --device cuda")
+    (tmp_path / "kb" / "level1").mkdir(parents=True)
+    (tmp_path / "kb" / "level1" / "1_ReLU.py").write_text((DATA / "tasks" / "relu.py").read_text())
+    usage_error(kmosaic("bench", "--store", str(tmp_path / "b.db"), "-m", "m", "--device", "cpu", "--lanes-per-gpu", "2",
+                        "--kernelbench", str(tmp_path / "kb"), "--levels", "1"), "--lanes-per-gpu is for --device cuda")
+    db = str(tmp_path / "e.db")
+    assert kmosaic("episode", "start", relu, "--store", db, "--device", "cpu", "--dir", str(tmp_path / "w"),
+                   "--agent", "a/1").returncode == 0
+    for folder in (tmp_path / "w").iterdir():
+        (folder / "candidate.py").write_text((DATA / "cpu" / "relu_cc_ok.py").read_text())
+    r = kmosaic("episode", "submit", "--store", db, "--all", "--dir", str(tmp_path / "w"), "--device", "cpu",
+                "--lanes-per-gpu", "2")
+    usage_error(r, "--lanes-per-gpu is for --device cuda")
+    usage_error(kmosaic("generate", "--tasks", relu, "--store", str(tmp_path / "z.db"), "-m", "m", "--lanes-per-gpu", "0"),
+                "--lanes-per-gpu")
+    from kernelmosaic.cli.common import lane_options
+
+    assert lane_options("cuda", 3) == {"lanes_per_gpu": 3} and lane_options("cpu", 1) == {}
+
+
 def test_zero_step_training_is_a_config_error(tmp_path):
     from kernelmosaic.train.config import ConfigError, load_config
 

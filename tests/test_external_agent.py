@@ -215,6 +215,7 @@ def test_step_cli_batch_resume_and_bad_input(tmp_path, cache_dir):
         d = json.loads(r.stdout)
         folders[task] = d["dir"]
         assert (work / os.path.basename(d["dir"]) / "prompt.md").read_text().startswith("You are an expert")
+        assert (work / os.path.basename(d["dir"]) / "task.md").read_text().startswith("You are an expert")
     # round 1: both pending submissions verified in one call (one verify_many)
     (work / os.path.basename(folders["relu"]) / "candidate.py").write_text(WRONG)
     (work / os.path.basename(folders["scale_add"]) / "candidate.py").write_text(SCALE_OK)
@@ -225,6 +226,9 @@ def test_step_cli_batch_resume_and_bad_input(tmp_path, cache_dir):
     relu_dir = work / os.path.basename(folders["relu"])
     assert not (relu_dir / "candidate.py").exists() and (relu_dir / "turn-0.py").read_text() == WRONG
     assert "INCORRECT" in (relu_dir / "prompt.md").read_text()
+    # the first prompt and each turn's verdict stay in the folder for whoever takes it over
+    assert "INCORRECT" in (relu_dir / "feedback-0.md").read_text()
+    assert (relu_dir / "task.md").read_text().startswith("You are an expert")
     # nothing pending now
     r = _inproc(["episode", "submit", *common, "--all", "--dir", str(work), "--device", "cpu"], code=2)
     assert "no pending submissions" in r.stderr
@@ -233,6 +237,8 @@ def test_step_cli_batch_resume_and_bad_input(tmp_path, cache_dir):
     r = _km(["episode", "submit", *common, str(relu_dir), "--device", "cpu", "--workers", "1"], cache_dir)
     assert "turn 1 (repair): CORRECT" in r.stdout and "Best correct kernel so far" in r.stdout
     assert (relu_dir / "best.py").read_text() == FAST
+    assert "INCORRECT" in (relu_dir / "feedback-0.md").read_text()
+    assert "turn 1 (repair): CORRECT" in (relu_dir / "feedback-1.md").read_text()
     st = json.loads(_inproc(["episode", "status", *common, str(relu_dir), "--json"]).stdout)
     assert st["turns"] == 2 and st["next_stage"] == "optimize" and st["budgets"]["optimize_left"] == 1
     _inproc(["episode", "best", *common, res["relu"]["episode_id"], "--out", str(tmp_path / "best.py")])

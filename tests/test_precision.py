@@ -288,3 +288,37 @@ def test_naive_layer_norm_passes():
         out[b] = (flat[b] - mean) / torch.sqrt(q / flat.shape[1] + m.eps)
     rep = P.check(m, [x], ref, out.reshape(x.shape), CPU)
     assert rep.status == "passed" and rep.cand_err > rep.ref_err, rep
+
+
+def test_a_kernel_closer_to_the_exact_answer_than_a_bf16_reference_is_correct(cache_dir):
+    """Issue 20's pilot found the false rejection: an honest bf16 kernel that computes in fp32 and
+    rounds once is a few ulps from a reference that rounds after every step, on a handful of
+    elements, and failed atol/rtol. Against the float64 oracle it is within them and closer than
+    the reference, so it is correct, and the verdict says why; without the precision machinery
+    (``precision=False``, or KernelBench's protocol, which compares with the reference alone) it
+    is not. The control is as near a miss of the reference but no nearer the exact answer, and
+    stays incorrect."""
+    from kernelmosaic.task import load_task
+    from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+
+    data = Path(__file__).resolve().parent / "data"
+    task = load_task(data / "tasks" / "bf16_chain.py")
+    honest = (data / "cpu" / "bf16_chain_cc_fp32.py").read_text()
+    biased = (data / "cpu" / "bf16_chain_cc_biased.py").read_text()
+    off = TimingConfig(enabled=False)
+    reqs = [VerifyRequest(candidate=honest, task=task, backend="cpp", timing=off, trials=3),
+            VerifyRequest(candidate=honest, task=task, backend="cpp", timing=off, trials=3, precision=False),
+            VerifyRequest(candidate=honest, task=task, backend="cpp", timing=off, trials=3, policy="kernelbench"),
+            VerifyRequest(candidate=biased, task=task, backend="cpp", timing=off, trials=3)]
+    with Verifier(device="cpu", workers=1, jobs_per_worker=len(reqs), cache_dir=cache_dir, spares=0) as v:
+        rescued, off_, kb, control = v.verify_many(reqs)
+    assert rescued.status == "correct", rescued.error
+    note = next(n for n in rescued.notes if "the reference's own rounding" in n)
+    assert "outside atol=0.01, rtol=0.01 of the task-dtype reference" in note and "float64 oracle" in note
+    assert 0.01 < rescued.tolerances["atol"] == rescued.tolerances["rtol"] < 0.03  # widened by its measured factor
+    assert rescued.precision.status == "passed" and rescued.phases_s["rounding"] > 0
+    for got in (off_, kb):
+        assert got.status == "incorrect" and "outside atol=0.01, rtol=0.01" in got.error.message, got
+        assert got.tolerances["atol"] == 0.01
+    assert control.status == "incorrect", control
+    assert "not the reference's rounding: it is farther from the float64 oracle" in control.error.message

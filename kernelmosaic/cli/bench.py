@@ -23,7 +23,7 @@ from .progress import RunProgress, stop_on_ctrl_c
 
 def bench_with_progress(tasks, llm, cfg: BenchConfig, store_path: Path, *, device: str, workers: int | None,
                         kernelbench_dir: str | None, run_id: str | None, task_set: str,
-                        console: Console, executor=None) -> tuple[str, int, bool]:
+                        console: Console, executor=None, verifier_options: dict | None = None) -> tuple[str, int, bool]:
     """Runs the bench; returns (run id, failed episodes, stopped by Ctrl-C).
 
     ``executor``: a Ray executor from :mod:`kernelmosaic.scale` (this function closes it), or
@@ -32,7 +32,7 @@ def bench_with_progress(tasks, llm, cfg: BenchConfig, store_path: Path, *, devic
     with contextlib.ExitStack() as stack:
         store = stack.enter_context(Store(store_path))
         if executor is None:
-            v, runner_kwargs = stack.enter_context(Verifier(device=device, workers=workers)), {}
+            v, runner_kwargs = stack.enter_context(Verifier(device=device, workers=workers, **(verifier_options or {}))), {}
         else:
             v, runner_kwargs = None, {"executor": stack.enter_context(executor)}
         prog = stack.enter_context(RunProgress(console))

@@ -90,6 +90,7 @@ MaxTotalTokens = Annotated[Optional[int], typer.Option(min=1, help="Token budget
 MaxWall = Annotated[Optional[float], typer.Option(callback=positive, help="Wall-time budget for the episode, seconds.")]
 Concurrency = Annotated[int, typer.Option(min=1, help="Episodes in flight (and LLM requests in flight).")]
 Workers = Annotated[Optional[int], typer.Option(min=1, help="Verifier lanes, or Ray verification actors (default: one per GPU, or one per CPU core).")]
+LanesPerGpu = Annotated[int, typer.Option("--lanes-per-gpu", min=1, help="Judges sharing each GPU (default 1): their builds and checks overlap, and each timed loop still has the GPU alone (docs/verification.md).")]
 ExecutorOpt = Annotated[ExecutorKind, typer.Option("--executor", help="local (this machine) | ray (a Ray cluster; see docs/scale.md).")]
 RayAddress = Annotated[Optional[str], typer.Option(help="Join this Ray cluster (auto, or HOST:PORT) instead of starting a local one.")]
 
@@ -259,3 +260,13 @@ def out_file(path: Path, option: str = "--out") -> Path:
         fail(f"{option} {path}: is a directory; give a file name")
     return path
 
+
+
+def lane_options(device: str, lanes_per_gpu: int) -> dict:
+    """The verifier's options for ``--lanes-per-gpu``; exit 2 with --device cpu, where the lanes
+    are CPU cores and --workers sets them."""
+    if lanes_per_gpu == 1:
+        return {}
+    if str(device) != "cuda":
+        fail("--lanes-per-gpu is for --device cuda; on the CPU the lanes are cores, set with --workers")
+    return {"lanes_per_gpu": lanes_per_gpu}

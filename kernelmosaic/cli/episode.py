@@ -3,9 +3,11 @@
 
 The step commands speak the same protocol as the MCP server, through files and exit codes.
 With ``--dir D``, ``start`` gives each episode a folder ``D/<episode>/`` holding
-``episode.json`` and ``prompt.md``; the agent writes ``candidate.py`` there, and that file is
-a pending submission until ``submit`` verifies it (it then becomes ``turn-<n>.py``, and
-``feedback.md``, ``prompt.md`` and ``best.py`` are rewritten). ``submit --all`` verifies
+``episode.json``, ``prompt.md`` and ``task.md`` (the first prompt, kept); the agent writes
+``candidate.py`` there, and that file is a pending submission until ``submit`` verifies it (it
+then becomes ``turn-<n>.py``; ``feedback.md``, ``prompt.md`` and ``best.py`` are rewritten, and
+``feedback-<n>.md`` keeps each turn's verdict, so the folder is the whole episode for whoever
+picks it up). ``submit --all`` verifies
 every pending submission under ``D`` in one call: a batch of episodes moves one turn. Each
 verdict is recorded and written to its folder as it comes, so a batch cut short keeps what it
 reached.
@@ -25,13 +27,14 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from .common import auto_device, device_backend, fail, read_source
+from .common import auto_device, device_backend, fail, lane_options, read_source
 
 out = Console(soft_wrap=True, emoji=False, highlight=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False, highlight=False)
 
 CANDIDATE = "candidate.py"
 EPISODE_FILE = "episode.json"
+TASK_FILE = "task.md"
 _fail = fail
 
 
@@ -52,10 +55,11 @@ def _settings(device, backend, policy, max_repair, max_optimize, trials, timing,
 
 
 def _workbench(store: Path, settings=None, *, kernelbench=None, tasksets=None, run_id=None, workers=None,
-               interface="cli"):
+               lanes_per_gpu: int = 1, interface="cli"):
     from ..agent.external import ExternalError, Settings, Workbench
 
     opts = {"workers": workers} if workers else {}
+    opts.update(lane_options((settings or Settings()).device, lanes_per_gpu))
     try:
         return Workbench(store, settings or Settings(), kernelbench=kernelbench,
                          tasksets=[Path(t) for t in tasksets] if tasksets else None, run_id=run_id,
@@ -98,6 +102,8 @@ def _episode_arg(arg: str) -> tuple[str, Path | None]:
 SHARED = dict(
     store=typer.Option(..., "--store", help="SQLite store the episodes are recorded in (created on first use)."),
     json_out=typer.Option(False, "--json", help="One JSON object (a list for a batch) on stdout, for agents."),
+    lanes_per_gpu=typer.Option(1, "--lanes-per-gpu", min=1, help="Judges sharing each GPU (default 1): their builds and "
+                               "checks overlap, and each timed loop still has the GPU alone (docs/verification.md)."),
 )
 
 
@@ -144,7 +150,11 @@ def register(app: typer.Typer) -> None:
             d.mkdir(parents=True, exist_ok=True)
             _write(d / EPISODE_FILE, json.dumps({"episode_id": r["episode_id"], "store": str(store.resolve()),
                                                  "task": r["task"]}, indent=1) + "\n")
-            _write(d / "prompt.md", f"{r['system']}\n\n{r['prompt']}\n")
+            first = f"{r['system']}\n\n{r['prompt']}\n"
+            _write(d / "prompt.md", first)
+            # prompt.md is rewritten each turn; task.md keeps the first prompt (the task, the
+            # backend's rules), so that a new agent session can take the folder over
+            _write(d / TASK_FILE, first)
             r["dir"] = str(d)
         if json_out:
             print(json.dumps(r))
@@ -164,6 +174,7 @@ def register(app: typer.Typer) -> None:
         agent: Optional[str] = typer.Option(None, "--agent", envvar="KMOSAIC_AGENT", help="Who submits (recorded on the turn when it differs from the episode's agent)."),
         device: Optional[str] = typer.Option(None, help="cuda | cpu (must suit the episodes' backend; default: cuda when a GPU is present)."),
         workers: Optional[int] = typer.Option(None, min=1, help="Verifier lanes (default: one per GPU, or one per CPU core)."),
+        lanes_per_gpu: int = SHARED["lanes_per_gpu"],
         json_out: bool = SHARED["json_out"],
     ) -> None:
         """Verify submissions and record them as turns; prints verdict, feedback, guidance and the next prompt."""
@@ -194,7 +205,7 @@ def register(app: typer.Typer) -> None:
             except ValueError as e:
                 _fail(str(e))
         st = Settings(device=device or auto_device())
-        with _workbench(store, st, workers=workers) as wb:
+        with _workbench(store, st, workers=workers, lanes_per_gpu=lanes_per_gpu) as wb:
 
             def written(i: int, r: dict) -> None:
                 # each verdict's files as soon as its turn is recorded: a batch cut short leaves
@@ -296,6 +307,7 @@ def register(app: typer.Typer) -> None:
         compile_baseline: bool = typer.Option(True, "--compile-baseline/--no-compile-baseline"),
         profile: bool = typer.Option(True, "--profile/--no-profile", help="Nsight Compute metrics on optimize turns (GPU)."),
         workers: Optional[int] = typer.Option(None, min=1, help="Verifier lanes (default: one per GPU, or one per CPU core)."),
+        lanes_per_gpu: int = SHARED["lanes_per_gpu"],
         run_id: Optional[str] = typer.Option(None, help="Record in this run (default: one run per MCP client)."),
         kernelbench: Optional[str] = typer.Option(None, envvar="KERNELBENCH_DIR", help="KernelBench directory (levels 1-3 are listed)."),
         tasksets: Optional[list[Path]] = typer.Option(None, "--tasksets", help="A task set, or a folder of them (default: ./tasksets)."),
@@ -310,7 +322,7 @@ def register(app: typer.Typer) -> None:
         st = _settings(device, backend, policy, max_repair, max_optimize, trials, timing, timing_runs,
                        compile_baseline, profile)
         wb = _workbench(store, st, kernelbench=kernelbench, tasksets=tasksets, run_id=run_id, workers=workers,
-                        interface="mcp")
+                        lanes_per_gpu=lanes_per_gpu, interface="mcp")
         if transport == "http":
             err.print(f"kmosaic mcp: streamable HTTP at http://{host}:{port}/mcp (store {store})")
         try:
@@ -340,13 +352,15 @@ def _print(r: dict, json_out: bool, render) -> None:
 
 
 def _write_turn_files(folder: Path, r: dict, text: str, best_code: str | None) -> None:
-    """The submission becomes turn-<n>.py; feedback.md and prompt.md say what comes next,
-    best.py holds the best correct kernel so far."""
+    """The submission becomes turn-<n>.py; feedback.md (kept as feedback-<n>.md too) and
+    prompt.md say what comes next, best.py holds the best correct kernel so far."""
     from ..agent.external import render_submit
 
     _write(folder / f"turn-{r['turn']}.py", text)
     (folder / CANDIDATE).unlink(missing_ok=True)
-    _write(folder / "feedback.md", render_submit(r) + "\n")
+    feedback = render_submit(r) + "\n"
+    _write(folder / "feedback.md", feedback)
+    _write(folder / f"feedback-{r['turn']}.md", feedback)  # the folder keeps every turn's verdict
     if best_code:
         _write(folder / "best.py", best_code)
     if r.get("next_prompt"):

@@ -17,9 +17,9 @@ from ..task import TaskError, load_kernelbench, resolve_task_spec
 from ..vocab import Policy, Protocol, StrEnum
 from .common import (INTERRUPTED, Adapter, ApiKey, BackendOpt, BaseUrl, CompileOpt, Concurrency, DeviceOpt, EnableThinking,
                      ExecutorKind, ExecutorOpt, ExtraBody, KernelBenchDir, LLMOptions, LoopOptions, MaxOptimize, MaxRepair, MaxTokens,
-                     MaxTotalTokens, MaxWall, Model, PolicyOpt, ProfileOpt, Provider, ProviderOpt, RayAddress,
+                     LanesPerGpu, MaxTotalTokens, MaxWall, Model, PolicyOpt, ProfileOpt, Provider, ProviderOpt, RayAddress,
                      RequestTimeout, Retries, TaskSpec, Temperature, TimingOpt, TopP, Workers, err, fail, new_store,
-                     out, out_folder)
+                     lane_options, out, out_folder)
 from .progress import RunProgress, stop_on_ctrl_c
 from .verify import STYLE, task_error
 
@@ -83,12 +83,15 @@ def check_executor(kind, ray_address) -> None:
         fail("--ray-address needs --executor ray")
 
 
-def make_executor(kind, device, workers, ray_address):
+def make_executor(kind, device, workers, ray_address, lanes_per_gpu: int = 1):
     """The executor for --executor/--ray-address (kernelmosaic.scale); exit 2 when it cannot start."""
     from ..scale import RayUnavailable, make_executor as _make
 
+    opts = lane_options(device, lanes_per_gpu)
+    # a local executor takes the verifier's options itself; Ray hands them to each actor's verifier
+    extra = opts if str(kind) == "local" or not opts else {"verifier_options": opts}
     try:
-        return _make(str(kind), device=device, workers=workers, ray_address=ray_address)
+        return _make(str(kind), device=device, workers=workers, ray_address=ray_address, **extra)
     except (ValueError, RayUnavailable, RuntimeError) as e:
         fail(str(e))
 
@@ -142,6 +145,7 @@ def solve(
         task_error(e, False)
     loop = LoopOptions(device, backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens,
                        max_wall, profile)
+    lane_options(loop.device, lanes_per_gpu)  # refused before an endpoint or a model is touched
     cfg = loop.episode_config()
     llm = LLMOptions(provider, model, base_url, api_key, adapter, temperature, top_p, max_tokens, request_timeout,
                      retries, extra_body, enable_thinking).build(concurrency=1)
@@ -192,6 +196,7 @@ def generate(
     extra_body: ExtraBody = None,
     enable_thinking: EnableThinking = None,
     workers: Workers = None,
+    lanes_per_gpu: LanesPerGpu = 1,
     executor: ExecutorOpt = ExecutorKind.LOCAL,
     ray_address: RayAddress = None,
     kernelbench: KernelBenchDir = None,
@@ -212,10 +217,11 @@ def generate(
         task_error(e, False)
     loop = LoopOptions(device, backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens,
                        max_wall, profile)
+    lane_options(loop.device, lanes_per_gpu)  # refused before an endpoint or a model is touched
     cfg = loop.episode_config()
     llm = LLMOptions(provider, model, base_url, api_key, adapter, temperature, top_p, max_tokens, request_timeout,
                      retries, extra_body, enable_thinking).build(concurrency=concurrency)
-    ex = make_executor(executor, loop.device, workers, ray_address)
+    ex = make_executor(executor, loop.device, workers, ray_address, lanes_per_gpu)
     if executor == ExecutorKind.RAY:
         hosts = {a.get("host") for a in ex.actors()}
         out.print(f"ray: {len(ex.actors())} verification actor(s) ({loop.device}) on {len(hosts)} host(s)", highlight=False)
@@ -281,6 +287,7 @@ def bench(
     extra_body: ExtraBody = None,
     enable_thinking: EnableThinking = None,
     workers: Workers = None,
+    lanes_per_gpu: LanesPerGpu = 1,
     executor: ExecutorOpt = ExecutorKind.LOCAL,
     ray_address: RayAddress = None,
     shape_variants: Annotated[bool, typer.Option("--shape-variants/--no-shape-variants", help="Also check candidates on other input shapes; off to compare with KernelBench's own protocol, which checks one shape.")] = True,
@@ -309,6 +316,7 @@ def bench(
         task_error(e, False)
     loop = LoopOptions(device, backend, policy, rep, opt, True, compile_baseline, max_total_tokens, max_wall)
     device, backend = loop.resolve()
+    vopts = lane_options(device, lanes_per_gpu)  # refused before an endpoint or a model is touched
     llm = LLMOptions(provider, model, base_url, api_key, adapter, temperature, top_p, max_tokens, request_timeout,
                      retries, extra_body, enable_thinking).build(concurrency=concurrency)
     cfg = BenchConfig(mode=mode, samples=samples, max_repair=rep, max_optimize=opt, backend=backend, policy=str(policy),
@@ -317,9 +325,10 @@ def bench(
                       timing=TimingConfig(n=timing_runs, compile=compile_baseline), max_tokens=max_total_tokens,
                       max_wall_s=max_wall, shape_variants=shape_variants, protocol=str(protocol))
     # the local path keeps its own verifier, which also times the baselines ahead of the episodes
-    ex = make_executor(executor, device, workers, ray_address) if executor != ExecutorKind.LOCAL or ray_address else None
+    ex = make_executor(executor, device, workers, ray_address, lanes_per_gpu) if executor != ExecutorKind.LOCAL or ray_address else None
     try:
         _, failed, stopped = bench_with_progress(task_list, llm, cfg, store_path, device=device, workers=workers,
+                                                 verifier_options=vopts,
                                                  kernelbench_dir=kernelbench, run_id=run_id,
                                                  task_set=f"kernelbench:{levels}", console=out, executor=ex)
     except (StoreError, ValueError) as e:
