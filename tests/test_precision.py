@@ -322,3 +322,21 @@ def test_a_kernel_closer_to_the_exact_answer_than_a_bf16_reference_is_correct(ca
         assert got.tolerances["atol"] == 0.01
     assert control.status == "incorrect", control
     assert "not the reference's rounding: it is farther from the float64 oracle" in control.error.message
+
+
+def test_no_rounded_runs_where_no_signature_can_be_found(monkeypatch):
+    # a signature needs the candidate farther from the oracle than the reference: an output as
+    # exact as the library's skips the two rounded runs (issue 16: they are most of the check's
+    # cost on the CPU), and one that errs more still gets them
+    A, B = rand_mm(k=1024)
+    m = MatMul()
+    ref = m(A, B)
+    runs = []
+    real = P._run
+    monkeypatch.setattr(P, "_run", lambda r, i, fmt, count=False: runs.append(fmt) or real(r, i, fmt, count=count))
+    same = P.check(m, [A, B], ref, ref.clone(), CPU)
+    assert same.status == "passed" and same.signature == {} and "rounded-input runs were skipped" in same.reason
+    assert runs == [None]
+    runs.clear()
+    cheat = P.check(m, [A, B], ref, A.half().float() @ B.half().float(), CPU)
+    assert cheat.status == "failed" and runs == [None, "tf32", "bf16"][:len(runs)] and len(runs) >= 2
