@@ -123,7 +123,7 @@ CASES = {
 # ------------------------------------------------------------------ the data file
 
 def test_file_loads_and_is_well_formed(kb):
-    assert kb.version == "2026.11.1"
+    assert kb.version == "2026.12.1"
     assert len(kb.entries) >= 45
     ids = [e.id for e in kb.entries]
     assert len(ids) == len(set(ids))
@@ -187,6 +187,27 @@ def test_optimize_signals(kb):
     assert cpu and all(i.startswith("cpu.") for i in cpu)
     tri = [m.entry.id for m in kb.match(verdict("correct", backend="triton", task="L1/19_ReLU", timing=SLOW), stage="optimize")]
     assert "triton.tuning-num-warps" in tri and "optimize.tensor-cores" not in tri
+
+
+def test_entries_for_what_the_code_already_does_are_left_out(kb):
+    # the pilot's agents (issue 20): vectorized loads advised on float4 code, warp reductions on
+    # shuffle code, tiling on a WMMA GEMM. With the judged code given, those entries give way
+    relu = verdict("correct", task="L1/19_ReLU", timing=SLOW)
+    plain = "__global__ void relu(const float* x, float* y, long n) { long i = blockIdx.x * blockDim.x + threadIdx.x; }"
+    vec = plain.replace("const float* x", "const float4* x")
+    assert "optimize.vectorized-loads" in [m.entry.id for m in kb.match(relu, stage="optimize", code=plain)]
+    got = [m.entry.id for m in kb.match(relu, stage="optimize", code=vec)]
+    assert "optimize.vectorized-loads" not in got and len(got) == 3  # another entry takes its place
+    red = verdict("correct", task="L1/47_Sum_reduction_over_a_dimension", timing=SLOW)
+    shfl = "v += __shfl_down_sync(0xffffffff, v, 16);"
+    assert kb.match(red, stage="optimize", code="")[0].entry.id == "optimize.warp-reductions"
+    assert "optimize.warp-reductions" not in [m.entry.id for m in kb.match(red, stage="optimize", code=shfl)]
+    stride = "for (long i = t; i < n; i += (long)gridDim.x * blockDim.x)"
+    assert kb.get("optimize.grid-stride-loops").done_when.search(stride)
+    assert not kb.get("optimize.grid-stride-loops").done_when.search(plain)
+    assert kb.get("optimize.tensor-cores").done_when.search("wmma::mma_sync(acc, a, b, acc);")
+    with pytest.raises(ValueError, match="done_when"):
+        KnowledgeBase.from_dict({"version": "0", "entries": [{**_doc({"status": ["timeout"]})["entries"][0], "done_when": "("}]})
 
 
 def test_implement_stage_uses_task(kb):

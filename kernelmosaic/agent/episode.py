@@ -135,10 +135,11 @@ class Episode:
             self._target_known = True
         return self._target
 
-    def guidance(self, verdict: Verdict, stage: str) -> tuple[str, list[str]]:
+    def guidance(self, verdict: Verdict, stage: str, code: str | None = None) -> tuple[str, list[str]]:
+        """Guidance for the verdict on ``code``: entries for what the code already does are left out."""
         if self.kb is None or self.cfg.guidance_k <= 0:
             return "", []
-        matches = self.kb.match(verdict, k=self.cfg.guidance_k, stage=stage)
+        matches = self.kb.match(verdict, k=self.cfg.guidance_k, stage=stage, code=code)
         return self.kb.render(matches), [m.entry.id for m in matches]
 
     def _messages(self, turns: list[TurnRecord], stage: str, state: dict) -> tuple[list[dict], list[str]]:
@@ -163,7 +164,7 @@ class Episode:
             if j < len(recent) - 1:
                 msgs.append({"role": "user", "content": t.feedback})
         last = turns[-1]
-        guidance, guidance_ids = self.guidance(last.verdict, stage)
+        guidance, guidance_ids = self.guidance(last.verdict, stage, last.code)
         if stage == "repair":
             content = repair_prompt(last.feedback, guidance)
         else:

@@ -381,7 +381,7 @@ class Workbench:
             raise ExternalError(f"not recorded: {e}") from None
         after = [*turns, turn]
         nstage, nmessages, _ = ep.prompt(after)
-        guidance, gids_next = ep.guidance(vd, nstage) if nstage else ("", [])
+        guidance, gids_next = ep.guidance(vd, nstage, code) if nstage else ("", [])
         out = {"episode_id": rec.episode_id, "turn": turn.idx, "stage": stage, "status": vd.get("status"),
                "correct": vd.get("status") == "correct", "feedback": turn.feedback, "guidance": guidance,
                "guidance_ids": gids_next, "next_stage": nstage,

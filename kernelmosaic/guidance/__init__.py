@@ -38,6 +38,11 @@ any of its triggers fires. Keys:
                 ``Matmul|Gemm|matrix`` for GEMM-like tasks
 ``weight``      a positive number, default 1.0
 
+An entry may also give ``done_when``: a regex (case-sensitive) searched in the judged candidate's
+code, when the caller passes it (``match(..., code=...)``, as the agent loop does). Where it
+matches, the code already does what the entry advises (``float4`` loads, ``wmma``, warp
+shuffles), and the entry is not shown.
+
 Scoring: a fired trigger contributes ``weight * specificity``, where specificity sums a value
 per key (``pattern`` and ``rule`` 3, ``mismatch`` and ``task`` 2, ``timing`` and ``error_kind``
 1.5, ``status`` 0.5, ``backend`` and ``stage`` 0.25), so a regex or rule hit outranks a

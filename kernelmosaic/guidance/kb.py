@@ -29,7 +29,7 @@ REL_NORM_HIGH = 0.05  # above this the output is not a rounding away from the re
 ALL_WRONG = 0.9  # fraction of elements wrong from which a mismatch counts as "all"
 
 _ENTRY_KEYS = {"id", "title", "category", "triggers", "text", "example"}
-_OPTIONAL_ENTRY_KEYS = {"status", "evidence", "see_also"}  # drafts from mine.py carry status/evidence
+_OPTIONAL_ENTRY_KEYS = {"status", "evidence", "see_also", "done_when"}  # drafts from mine.py carry status/evidence
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$")
 
 
@@ -57,6 +57,9 @@ class Entry:
     text: str
     example: str
     raw: dict[str, Any] = field(repr=False, compare=False, hash=False)
+    # the code already does what the entry advises (float4 loads, wmma, shuffles): not shown for
+    # it. The pilot's agents called such advice mismatched (issue 20)
+    done_when: re.Pattern | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -229,7 +232,16 @@ def _parse_entry(raw: Any, index: int) -> Entry:
     if not isinstance(raw["triggers"], list) or not raw["triggers"]:
         raise ValueError(f"entry {eid!r}: triggers must be a non-empty list")
     triggers = tuple(_parse_trigger(eid, i, t) for i, t in enumerate(raw["triggers"]))
-    return Entry(eid, raw["title"], raw["category"], triggers, raw["text"].strip(), raw["example"].rstrip(), raw)
+    done_when = None
+    if "done_when" in raw:
+        if not isinstance(raw["done_when"], str) or not raw["done_when"]:
+            raise ValueError(f"entry {eid!r}: done_when must be a non-empty regex string")
+        try:
+            done_when = re.compile(raw["done_when"], re.MULTILINE)  # code: case matters
+        except re.error as e:
+            raise ValueError(f"entry {eid!r}: bad done_when regex {raw['done_when']!r}: {e}") from None
+    return Entry(eid, raw["title"], raw["category"], triggers, raw["text"].strip(), raw["example"].rstrip(), raw,
+                 done_when)
 
 
 class KnowledgeBase:
@@ -293,9 +305,13 @@ class KnowledgeBase:
                 out.append((e, round(score, 6), reasons, specific))
         return out
 
-    def match(self, verdict: dict[str, Any], k: int = 3, stage: str | None = None, exclude: Iterable[str] = ()) -> list[Match]:
+    def match(self, verdict: dict[str, Any], k: int = 3, stage: str | None = None, exclude: Iterable[str] = (),
+              code: str | None = None) -> list[Match]:
+        """The ``k`` best entries for a verdict; with ``code`` (the judged candidate), not those
+        whose ``done_when`` finds what they advise already in it."""
         excluded = set(exclude)
-        hits = [(e, sc, r) for e, sc, r, _ in self.scored(verdict, stage) if e.id not in excluded]
+        hits = [(e, sc, r) for e, sc, r, _ in self.scored(verdict, stage) if e.id not in excluded
+                and not (code and e.done_when is not None and e.done_when.search(code))]
         hits.sort(key=lambda h: (-h[1], h[0].id))
         return [Match(e, sc, tuple(r)) for e, sc, r in hits[: max(k, 0)]]
 
