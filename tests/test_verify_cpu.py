@@ -204,12 +204,23 @@ def test_a_changed_build_reuses_its_unchanged_compiled_file(cpu_verifier, cache_
 
 
 def test_speed_of_light_floor_rejects_implausible_times(cache_dir):
-    """With ceilings far below the machine's, every real time is 'faster than physics'."""
+    """With a bandwidth far below the machine's, every real time is 'faster than physics'. The
+    FLOPs part of the floor is shown and never decides: a correct kernel may need fewer FLOPs than
+    the reference (an exact algebraic shortcut), so a peak far below the machine's rejects nothing."""
     from kernelmosaic.verify import Verifier
 
+    timing = TimingConfig(enabled=True, n=3, warmup=1, compile=False)
+    adv = DATA.parent / "adversarial"
+    task = load_task(adv / "tasks" / "matmul_rand.py")  # a matmul: FLOPs for torch's counter to count
     with Verifier(device="cpu", workers=1, prewarm=False, cache_dir=cache_dir,
-                  ceilings={"bandwidth_gbs": 1e-6, "peak_tflops": 1e-9}) as v:
-        verdict = v.verify(req("relu_cc_ok", timing=TimingConfig(enabled=True, n=3, warmup=1, compile=False)))
+                  ceilings={"bandwidth_gbs": 1e-6, "peak_tflops": 1e6}) as v:
+        verdict = v.verify(req("relu_cc_ok", timing=timing))
     assert verdict.status == "rejected", verdict.error
-    assert "below_speed_of_light" in set(verdict.rules)
+    assert "below_speed_of_light" in set(verdict.rules) and "memory floor" in verdict.rejections[0].detail
     assert verdict.timing.floor_ms > verdict.timing.candidate_ms
+    with Verifier(device="cpu", workers=1, prewarm=False, cache_dir=cache_dir,
+                  ceilings={"bandwidth_gbs": 1e6, "peak_tflops": 1e-12}) as v:
+        verdict = v.verify(VerifyRequest(candidate=(adv / "control_matmul_c.py").read_text(), task=task, backend="cpp",
+                                         timing=timing, trials=2))
+    assert verdict.status == "correct", verdict.error
+    assert verdict.timing.floor_ms > verdict.timing.candidate_ms  # the FLOPs floor, shown
