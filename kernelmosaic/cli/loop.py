@@ -145,7 +145,6 @@ def solve(
         task_error(e, False)
     loop = LoopOptions(device, backend, policy, max_repair, max_optimize, timing, compile_baseline, max_total_tokens,
                        max_wall, profile)
-    lane_options(loop.device, lanes_per_gpu)  # refused before an endpoint or a model is touched
     cfg = loop.episode_config()
     llm = LLMOptions(provider, model, base_url, api_key, adapter, temperature, top_p, max_tokens, request_timeout,
                      retries, extra_body, enable_thinking).build(concurrency=1)
