@@ -135,14 +135,22 @@ def cmd_baselines(a) -> None:
                 print(f"{part}: {len(got)}/{len(tasks)} baselines in {time.perf_counter() - t0:.0f} s", flush=True)
 
 
+def _repair(folder: Path) -> bool:
+    """Whether the folder's pending candidate is a repair: its last verdict was not correct."""
+    fb = folder / "feedback.md"
+    return fb.is_file() and not fb.read_text().split("\n", 1)[0].rstrip().endswith(": CORRECT")
+
+
 def _round_order(root: Path) -> list[tuple[str, Path]]:
-    """Pending folders as a round takes them: episodes already under way first (their next turn
-    is a repair or an optimization), then new ones; mosaic before KernelBench."""
+    """Pending folders as a round takes them: repairs first (the turns the data is shortest of),
+    then other episodes already under way (an optimization), then new ones; mosaic before
+    KernelBench."""
     out = []
     for part in ("mosaic", "kernelbench"):
         for c in (root / part / "episodes").glob("*/candidate.py"):
             out.append((part, c.parent))
-    return sorted(out, key=lambda pf: (not any(pf[1].glob("turn-*.py")), pf[0] != "mosaic", pf[1].name))
+    return sorted(out, key=lambda pf: (not _repair(pf[1]), not any(pf[1].glob("turn-*.py")), pf[0] != "mosaic",
+                                       pf[1].name))
 
 
 def cmd_round(a) -> None:

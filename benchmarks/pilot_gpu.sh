@@ -20,7 +20,8 @@ for step in "$@"; do
     found) timeout "${FOUND_S:-120}" python benchmarks/gold_check.py --found-only --out "$OUT/found.jsonl" | tail -3 ;;
   esac
   echo "step $step: rc=$? in $(( $(date +%s) - t0 )) s"
+  # after every step: a call cut off by its time limit still brings back what the steps before reached
+  tar czf "$OUT/pilot.tgz" "$root"
+  find .pilot-cache -type f -size -8M > /tmp/cachelist; tar czf "$OUT/cache.tgz" -T /tmp/cachelist
 done
-tar czf "$OUT/pilot.tgz" "$root"
-find .pilot-cache -type f -size -8M > /tmp/cachelist; tar czf "$OUT/cache.tgz" -T /tmp/cachelist
 ls -la "$OUT"
