@@ -195,6 +195,23 @@ def cmd_round(a) -> None:
             print(p.stderr[-3000:], flush=True)
 
 
+def _copy_store(src: Path, dst: Path) -> None:
+    """A consistent copy of a SQLite store through SQLite's backup API, its write-ahead log
+    included: a round cut off by its time limit leaves its last turns in ``store.sqlite-wal``,
+    which a plain file copy of the store drops (it did, once: 4 turns, restored from the tar)."""
+    import sqlite3
+
+    tmp = dst.with_name(dst.name + ".absorb")
+    tmp.unlink(missing_ok=True)
+    a, b = sqlite3.connect(src), sqlite3.connect(tmp)
+    try:
+        a.backup(b)
+    finally:
+        a.close()
+        b.close()
+    os.replace(tmp, dst)
+
+
 def cmd_absorb(a) -> None:
     """Merge a round's output (a tar of R, or its extracted folder) into the local R: the stores
     and each episode folder's new files; a local candidate.py is removed only where the round
@@ -214,8 +231,7 @@ def cmd_absorb(a) -> None:
             s, d = src / part, root / part
             if not (s / "store.sqlite").is_file():
                 continue
-            shutil.copy2(s / "store.sqlite", d / "store.sqlite.absorb")
-            os.replace(d / "store.sqlite.absorb", d / "store.sqlite")
+            _copy_store(s / "store.sqlite", d / "store.sqlite")
             for folder in sorted((s / "episodes").iterdir()):
                 local = d / "episodes" / folder.name
                 local.mkdir(parents=True, exist_ok=True)
@@ -322,10 +338,29 @@ def _turn_row(t, count=None) -> dict:
             "speedup_eager": tm.speedup_eager if tm else None, "speedup_compile": tm.speedup_compile if tm else None,
             "candidate_ms": tm.candidate_ms if tm else None, "guidance": list(t.guidance_ids),
             "profiled": "Nsight" in (t.feedback or "") or "ncu" in (t.feedback or ""),
-            "reply_chars": len(t.reply or ""), "verify_s": t.verify_s,
+            "reply_chars": len(t.reply or ""), "verify_s": t.verify_s, "phases_s": dict(v.phases_s or {}),
             # the chat this turn was: every message it was prompted with, then the reply
             "prompt_tokens": count("".join(m.get("content") or "" for m in t.messages)) if count else None,
             "reply_tokens": count(t.reply or "") if count else None}
+
+
+def _phases(rows: list[dict]) -> dict:
+    """Where a verdict's time went (issue 16): the median and mean of each phase over the verdicts
+    that have it, and the judge's time less the baselines timed within the verdict (what a verdict
+    costs once the task's baselines are cached)."""
+    import statistics
+
+    rows = [r for r in rows if "judge" in r]
+    out = {}
+    for k in sorted({k for r in rows for k in r}):
+        v = [r[k] for r in rows if isinstance(r.get(k), (int, float))]
+        if v:
+            out[k] = {"n": len(v), "median": round(statistics.median(v), 3), "mean": round(statistics.mean(v), 3)}
+    net = [r["judge"] - r.get("baselines", 0.0) for r in rows]
+    if net:
+        out["judge_less_baselines"] = {"n": len(net), "median": round(statistics.median(net), 3),
+                                       "mean": round(statistics.mean(net), 3)}
+    return out
 
 
 def _progress(a: dict, b: dict) -> bool:
@@ -386,6 +421,7 @@ def cmd_report(a) -> None:
                 for r in t["rules"]:
                     rules[r] = rules.get(r, 0) + 1
         out["parts"][part] = {"episodes": eps, "metrics": metrics, "kernelbench_protocol": kb,
+                              "phases_s": _phases([t["phases_s"] for e in eps for t in e["turns"]]),
                               "turn_statuses": statuses, "rejection_rules": rules,
                               "guidance_fired": fired, "guidance_followed_by_progress": helped}
     Path(a.out).write_text(json.dumps(out, indent=1, default=str) + "\n")
