@@ -5,14 +5,16 @@ from kernelmosaic.verify import nvrtc
 mod = nvrtc.compile(r"""
 // Causal attention, fp32, flash-style (online softmax), FP32 FMA only.
 // q, k, v, o: [BH, L, D] contiguous. Fast kernel supports D <= 64 (zero padded).
-// Block = 128 threads, Q tile = 128 rows, K/V tile = 64 keys.
-// Each thread owns an 8x8 register tile of S (rows ty*4+i, 64+ty*4+i; keys tx*4+j, 32+tx*4+j)
-// and an 8x8 tile of O (same rows; dims tx*4+j, 32+tx*4+j).
+// Block = 128 threads, Q tile = 64 rows, K/V tile = 64 keys: a causal Q tile j visits only
+// K/V tiles 0..j (10 tile-steps per 256-length head instead of 12 half-size-equivalents with
+// 128-row tiles), and the 65 KiB of shared memory per block lets 3 blocks (12 warps) share an SM.
+// Each thread owns a 4x8 register tile of S (rows ty*4+i; keys tx*4+j, 32+tx*4+j)
+// and a 4x8 tile of O (same rows; dims tx*4+j, 32+tx*4+j).
 
-#define BQ 128
+#define BQ 64
 #define BKV 64
 #define DP 64
-#define PT_STRIDE 132
+#define PT_STRIDE 68
 
 __device__ __forceinline__ float4 ld_row4(const float* __restrict__ p, int d, int D, bool valid, bool vec) {
     float4 r = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -28,11 +30,11 @@ __device__ __forceinline__ float4 ld_row4(const float* __restrict__ p, int d, in
     return r;
 }
 
-__global__ void __launch_bounds__(128) attn_causal_fwd(const float* __restrict__ q,
-                                                       const float* __restrict__ k,
-                                                       const float* __restrict__ v,
-                                                       float* __restrict__ o,
-                                                       long BH, int L, int D, float scale_log2, int vec_i) {
+__global__ void __launch_bounds__(128, 3) attn_causal_fwd(const float* __restrict__ q,
+                                                          const float* __restrict__ k,
+                                                          const float* __restrict__ v,
+                                                          float* __restrict__ o,
+                                                          long BH, int L, int D, float scale_log2, int vec_i) {
     extern __shared__ float4 smem4[];
     float* smem = reinterpret_cast<float*>(smem4);
     float* QT = smem;                      // [DP][BQ]
@@ -43,7 +45,8 @@ __global__ void __launch_bounds__(128) attn_causal_fwd(const float* __restrict__
     const bool vec = vec_i != 0;
     const int tid = threadIdx.x;
     const int tx = tid & 7;
-    const int ty = tid >> 3;
+    const int ty = tid >> 3;               // 0..15
+    const int warp = tid >> 5;             // rows 16*warp .. 16*warp+15 of the tile
     const int nQ = (L + BQ - 1) / BQ;
     const long bh = blockIdx.x % BH;
     const int qt = nQ - 1 - (int)(blockIdx.x / BH);   // heavy tiles first
@@ -54,25 +57,27 @@ __global__ void __launch_bounds__(128) attn_causal_fwd(const float* __restrict__
     const float* vb = v + bh * (long)L * D;
     float* ob = o + bh * (long)L * D;
 
-    // ---- load Q tile transposed: thread tid -> row q0 + tid
+    // ---- load Q tile transposed: row = tid & 63, d-half = tid >> 6
     {
-        const int r = q0 + tid;
+        const int rl = tid & 63;
+        const int dh = (tid >> 6) * 32;
+        const int r = q0 + rl;
         const bool valid = r < L;
         const float* p = qb + (long)r * D;
-#pragma unroll 4
-        for (int d = 0; d < DP; d += 4) {
-            float4 t = ld_row4(p, d, D, valid, vec);
-            QT[(d + 0) * BQ + tid] = t.x;
-            QT[(d + 1) * BQ + tid] = t.y;
-            QT[(d + 2) * BQ + tid] = t.z;
-            QT[(d + 3) * BQ + tid] = t.w;
+#pragma unroll
+        for (int d = 0; d < 32; d += 4) {
+            float4 t = ld_row4(p, dh + d, D, valid, vec);
+            QT[(dh + d + 0) * BQ + rl] = t.x;
+            QT[(dh + d + 1) * BQ + rl] = t.y;
+            QT[(dh + d + 2) * BQ + rl] = t.z;
+            QT[(dh + d + 3) * BQ + rl] = t.w;
         }
     }
 
-    float acc_o[8][8];
-    float m_i[8], l_i[8];
+    float acc_o[4][8];
+    float m_i[4], l_i[4];
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < 4; ++i) {
         m_i[i] = __int_as_float(0xff800000);
         l_i[i] = 0.f;
 #pragma unroll
@@ -81,6 +86,8 @@ __global__ void __launch_bounds__(128) attn_causal_fwd(const float* __restrict__
 
     const int last_row = min(q0 + BQ - 1, L - 1);
     const int n_kt = last_row / BKV + 1;
+    // Largest key any row of this warp may attend to (causal): q0 + 16*warp + 15.
+    const int warp_last_key = q0 + 16 * warp + 15;
 
     for (int kt = 0; kt < n_kt; ++kt) {
         const int k0 = kt * BKV;
@@ -113,23 +120,22 @@ __global__ void __launch_bounds__(128) attn_causal_fwd(const float* __restrict__
         }
         __syncthreads();
 
-        // ---- S = Q K^T (8x8 per thread)
-        float s[8][8];
+        // ---- S = Q K^T (4x8 per thread)
+        float s[4][8];
 #pragma unroll
-        for (int i = 0; i < 8; ++i)
+        for (int i = 0; i < 4; ++i)
 #pragma unroll
             for (int j = 0; j < 8; ++j) s[i][j] = 0.f;
 
-#pragma unroll 4
+#pragma unroll 8
         for (int d = 0; d < DP; ++d) {
             const float4 qa = *reinterpret_cast<const float4*>(&QT[d * BQ + ty * 4]);
-            const float4 qb4 = *reinterpret_cast<const float4*>(&QT[d * BQ + 64 + ty * 4]);
             const float4 ka = *reinterpret_cast<const float4*>(&KT[d * BKV + tx * 4]);
             const float4 kb4 = *reinterpret_cast<const float4*>(&KT[d * BKV + 32 + tx * 4]);
-            const float a[8] = {qa.x, qa.y, qa.z, qa.w, qb4.x, qb4.y, qb4.z, qb4.w};
+            const float a[4] = {qa.x, qa.y, qa.z, qa.w};
             const float b[8] = {ka.x, ka.y, ka.z, ka.w, kb4.x, kb4.y, kb4.z, kb4.w};
 #pragma unroll
-            for (int i = 0; i < 8; ++i)
+            for (int i = 0; i < 4; ++i)
 #pragma unroll
                 for (int j = 0; j < 8; ++j) s[i][j] = fmaf(a[i], b[j], s[i][j]);
         }
@@ -137,8 +143,8 @@ __global__ void __launch_bounds__(128) attn_causal_fwd(const float* __restrict__
         // ---- scale, mask, online softmax
         const bool need_mask = (k0 + BKV - 1 > q0) || (k0 + BKV > L);
 #pragma unroll
-        for (int i = 0; i < 8; ++i) {
-            const int r = q0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + (i - 4));
+        for (int i = 0; i < 4; ++i) {
+            const int r = q0 + ty * 4 + i;
             float mx = __int_as_float(0xff800000);
 #pragma unroll
             for (int j = 0; j < 8; ++j) {
@@ -168,29 +174,28 @@ __global__ void __launch_bounds__(128) attn_causal_fwd(const float* __restrict__
             for (int j = 0; j < 8; ++j) acc_o[i][j] *= alpha;
         }
 
-        // ---- P^T to shared: PT[c][r]
+        // ---- P^T to shared: PT[c][r]  (stride 68: the 8 float4 stores of a quarter-warp hit distinct banks)
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
             const int c = (j < 4 ? tx * 4 + j : 32 + tx * 4 + (j - 4));
             *reinterpret_cast<float4*>(&PT[c * PT_STRIDE + ty * 4]) =
                 make_float4(s[0][j], s[1][j], s[2][j], s[3][j]);
-            *reinterpret_cast<float4*>(&PT[c * PT_STRIDE + 64 + ty * 4]) =
-                make_float4(s[4][j], s[5][j], s[6][j], s[7][j]);
         }
-        __syncthreads();
+        // PT rows ty*4..ty*4+3 are written and read only by the 8 lanes sharing this ty (one warp);
+        // Vs was published by the barrier above, so a warp-level barrier suffices here.
+        __syncwarp();
 
-        // ---- O += P V
-        const int c_end = min(BKV, L - k0);
+        // ---- O += P V ; keys beyond this warp's last row have P == 0 for all its rows: skip them.
+        const int c_end = min(min(BKV, L - k0), warp_last_key - k0 + 1);
 #pragma unroll 4
         for (int c = 0; c < c_end; ++c) {
             const float4 pa = *reinterpret_cast<const float4*>(&PT[c * PT_STRIDE + ty * 4]);
-            const float4 pb = *reinterpret_cast<const float4*>(&PT[c * PT_STRIDE + 64 + ty * 4]);
             const float4 va = *reinterpret_cast<const float4*>(&Vs[c * DP + tx * 4]);
             const float4 vb4 = *reinterpret_cast<const float4*>(&Vs[c * DP + 32 + tx * 4]);
-            const float a[8] = {pa.x, pa.y, pa.z, pa.w, pb.x, pb.y, pb.z, pb.w};
+            const float a[4] = {pa.x, pa.y, pa.z, pa.w};
             const float b[8] = {va.x, va.y, va.z, va.w, vb4.x, vb4.y, vb4.z, vb4.w};
 #pragma unroll
-            for (int i = 0; i < 8; ++i)
+            for (int i = 0; i < 4; ++i)
 #pragma unroll
                 for (int j = 0; j < 8; ++j) acc_o[i][j] = fmaf(a[i], b[j], acc_o[i][j]);
         }
@@ -198,13 +203,13 @@ __global__ void __launch_bounds__(128) attn_causal_fwd(const float* __restrict__
 
     // ---- finalize
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < 4; ++i) {
         float l = l_i[i];
         l += __shfl_xor_sync(0xffffffffu, l, 1);
         l += __shfl_xor_sync(0xffffffffu, l, 2);
         l += __shfl_xor_sync(0xffffffffu, l, 4);
         const float inv = 1.0f / l;
-        const int r = q0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + (i - 4));
+        const int r = q0 + ty * 4 + i;
         if (r < L) {
             float* p = ob + (long)r * D;
 #pragma unroll
@@ -273,7 +278,7 @@ __global__ void __launch_bounds__(128) attn_causal_generic(const float* __restri
 }
 """)
 
-_SMEM_FAST = (64 * 128 + 64 * 64 + 64 * 64 + 64 * 132) * 4
+_SMEM_FAST = (64 * 64 + 64 * 64 + 64 * 64 + 64 * 68) * 4
 mod.attn_causal_fwd.set_max_dynamic_shared_memory(_SMEM_FAST)
 _LOG2E = 1.4426950408889634
 
@@ -295,7 +300,7 @@ class ModelNew(nn.Module):
         if D <= 64:
             vec = int(D % 4 == 0 and q.data_ptr() % 16 == 0 and k.data_ptr() % 16 == 0
                       and v.data_ptr() % 16 == 0 and out.data_ptr() % 16 == 0)
-            nQ = (L + 127) // 128
+            nQ = (L + 63) // 64
             mod.attn_causal_fwd(grid=(BH * nQ,), block=(128,),
                                 args=(q, k, v, out, BH, L, D, scale * _LOG2E, vec),
                                 shared_mem=_SMEM_FAST)

@@ -3,8 +3,9 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 # Lower median along the last dim (torch.median semantics: element of rank (N-1)/2; NaN if the row has a NaN).
-# bf16 bits are mapped to order-preserving 16-bit keys; the rank-k key is found by a 16-step bitwise
-# binary search, counting keys <= candidate across the warp with __reduce_add_sync.
+# bf16 bits are mapped to order-preserving 16-bit keys (kept packed two per register); the rank-k key is
+# found by a 16-step bitwise binary search, counting keys <= candidate with packed min.u16x2 (sm_90)
+# and summing across the warp with __reduce_add_sync.
 cuda_src = r"""
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
@@ -18,7 +19,17 @@ __device__ __forceinline__ unsigned short from_key(unsigned int k) {
 }
 __device__ __forceinline__ bool is_nan_bits(unsigned int u) { return (u & 0x7FFFu) > 0x7F80u; }
 
-// Row cached in registers: N % 8 == 0, N/8 <= 32*NV.
+__device__ __forceinline__ unsigned int min_u16x2(unsigned int a, unsigned int b) {
+    unsigned int d;
+    asm("min.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+
+// Row cached in registers as packed 16-bit keys (two per 32-bit register): N % 8 == 0, N/8 <= 32*NV.
+// Per candidate c (bit b of c is 0, so c + 1 <= 0xFFFF fits a half), the number of keys > c is
+//   sum over halves of min(k, c+1) - min(k, c)   (each half difference is 0 or 1: no borrow across halves),
+// computed with the native Hopper min.u16x2. Padding keys are 0xFFFF: always > c, so they are never
+// counted as <= c. count(<= c) = slots - count(> c).
 template <int NV>
 __global__ void __launch_bounds__(256) median_reg(const unsigned short* __restrict__ x, unsigned short* __restrict__ y,
                                                   long rows, long N) {
@@ -27,7 +38,7 @@ __global__ void __launch_bounds__(256) median_reg(const unsigned short* __restri
     if (row >= rows) return;
     const uint4* __restrict__ xr = reinterpret_cast<const uint4*>(x + row * N);
     const long nv = N >> 3;
-    unsigned int key[NV * 8];
+    unsigned int key[NV * 4];
     bool nan = false;
     #pragma unroll
     for (int v = 0; v < NV; ++v) {
@@ -37,14 +48,13 @@ __global__ void __launch_bounds__(256) median_reg(const unsigned short* __restri
             unsigned int w[4] = {w4.x, w4.y, w4.z, w4.w};
             #pragma unroll
             for (int i = 0; i < 4; ++i) {
-                unsigned int lo = w[i] & 0xFFFFu, hi = w[i] >> 16;
-                nan |= is_nan_bits(lo) | is_nan_bits(hi);
-                key[v * 8 + 2 * i] = to_key(lo);
-                key[v * 8 + 2 * i + 1] = to_key(hi);
+                nan |= is_nan_bits(w[i] & 0xFFFFu) | is_nan_bits(w[i] >> 16);
+                const unsigned int sgn = (w[i] >> 15) & 0x00010001u;      // sign bit of each half
+                key[v * 4 + i] = w[i] ^ ((sgn * 0xFFFFu) | 0x80008000u); // per half: to_key()
             }
         } else {
             #pragma unroll
-            for (int i = 0; i < 8; ++i) key[v * 8 + i] = 0xFFFFu;  // never counted: candidates have bit b == 0
+            for (int i = 0; i < 4; ++i) key[v * 4 + i] = 0xFFFFFFFFu;
         }
     }
     if (__any_sync(0xffffffffu, nan)) {
@@ -52,15 +62,19 @@ __global__ void __launch_bounds__(256) median_reg(const unsigned short* __restri
         return;
     }
     const unsigned int need = (unsigned int)((N - 1) / 2) + 1u;
+    const unsigned int slots = 32u * 8u * (unsigned int)NV;   // keys held by the warp, padding included
     unsigned int ans = 0u;
     #pragma unroll 1
     for (int b = 15; b >= 0; --b) {
-        const unsigned int cand = ans | ((1u << b) - 1u);
-        unsigned int c = 0;
+        const unsigned int cand = ans | ((1u << b) - 1u);     // <= 0xFFFE
+        const unsigned int c0 = cand * 0x00010001u;
+        const unsigned int c1 = (cand + 1u) * 0x00010001u;
+        unsigned int acc = 0u;
         #pragma unroll
-        for (int i = 0; i < NV * 8; ++i) c += (key[i] <= cand) ? 1u : 0u;
-        c = __reduce_add_sync(0xffffffffu, c);
-        if (c < need) ans |= (1u << b);
+        for (int i = 0; i < NV * 4; ++i) acc += min_u16x2(key[i], c1) - min_u16x2(key[i], c0);
+        unsigned int gt = (acc & 0xFFFFu) + (acc >> 16);
+        gt = __reduce_add_sync(0xffffffffu, gt);
+        if (slots - gt < need) ans |= (1u << b);
     }
     if (lane == 0) y[row] = from_key(ans);
 }
@@ -125,7 +139,7 @@ torch::Tensor median_forward(torch::Tensor x) {
 
 cpp_src = "torch::Tensor median_forward(torch::Tensor x);"
 
-ext = load_inline(name="median_bf16_ext", cpp_sources=cpp_src, cuda_sources=cuda_src,
+ext = load_inline(name="median_bf16_ext2", cpp_sources=cpp_src, cuda_sources=cuda_src,
                   functions=["median_forward"], extra_cuda_cflags=["-O3"])
 
 

@@ -8,8 +8,10 @@ kernel_src = r"""
 
 // C[M,N] = A[M,K] * B[N,K]^T   (fp16 in, fp32 accumulate, fp16 out)
 // Tensor cores via mma.sync.m16n8k16, ldmatrix, cp.async multi-stage pipeline.
+// 128x256 block tile, 8 warps as 2 (M) x 4 (N), each warp a 64x64 tile (4x8 mma tiles):
+// twice the mma work per ldmatrix and per barrier compared with the previous 128x128 tile.
 #define BM 128
-#define BN 128
+#define BN 256
 #define BK 32
 #define STAGES 4
 #define SROW 40   // padded smem row (halves): 80 bytes -> conflict-free ldmatrix
@@ -38,7 +40,7 @@ __device__ __forceinline__ void mma16816(float (&c)[4], const uint32_t (&a)[4], 
 }
 
 // Requires K % 8 == 0 and 16-byte aligned A, B.
-__global__ void __launch_bounds__(NTHREADS) gemm_tc_kernel(const __half* __restrict__ A,
+__global__ void __launch_bounds__(NTHREADS, 1) gemm_tc_kernel(const __half* __restrict__ A,
                                                            const __half* __restrict__ B,
                                                            __half* __restrict__ C,
                                                            int M, int N, int K) {
@@ -53,7 +55,7 @@ __global__ void __launch_bounds__(NTHREADS) gemm_tc_kernel(const __half* __restr
     const int bm = blockIdx.x / nN;
     const int m0 = bm * BM, n0 = bn * BN;
     const int wm = (warp >> 2) * 64;   // 2 warps along M
-    const int wn = (warp & 3) * 32;    // 4 warps along N
+    const int wn = (warp & 3) * 64;    // 4 warps along N
 
     const int KT = (K + BK - 1) / BK;
 
@@ -62,31 +64,34 @@ __global__ void __launch_bounds__(NTHREADS) gemm_tc_kernel(const __half* __restr
         __half* as = As + slot * BM * SROW;
         __half* bs = Bs + slot * BN * SROW;
 #pragma unroll
-        for (int i = 0; i < 2; ++i) {
+        for (int i = 0; i < (BM * BK / 8) / NTHREADS; ++i) {
             const int c = tid + i * NTHREADS;   // 0..511
             const int row = c >> 2;
             const int col = (c & 3) * 8;
             const int gk = k0 + col;
-            {
-                const int gm = m0 + row;
-                const bool p = (gm < M) && (gk < K);
-                const __half* src = p ? (A + (long)gm * K + gk) : A;
-                cp_async16(smem_u32(as + row * SROW + col), src, p);
-            }
-            {
-                const int gn = n0 + row;
-                const bool p = (gn < N) && (gk < K);
-                const __half* src = p ? (B + (long)gn * K + gk) : B;
-                cp_async16(smem_u32(bs + row * SROW + col), src, p);
-            }
+            const int gm = m0 + row;
+            const bool p = (gm < M) && (gk < K);
+            const __half* src = p ? (A + (long)gm * K + gk) : A;
+            cp_async16(smem_u32(as + row * SROW + col), src, p);
+        }
+#pragma unroll
+        for (int i = 0; i < (BN * BK / 8) / NTHREADS; ++i) {
+            const int c = tid + i * NTHREADS;   // 0..1023
+            const int row = c >> 2;
+            const int col = (c & 3) * 8;
+            const int gk = k0 + col;
+            const int gn = n0 + row;
+            const bool p = (gn < N) && (gk < K);
+            const __half* src = p ? (B + (long)gn * K + gk) : B;
+            cp_async16(smem_u32(bs + row * SROW + col), src, p);
         }
     };
 
-    float acc[4][4][4];
+    float acc[4][8][4];
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+        for (int j = 0; j < 8; ++j)
 #pragma unroll
             for (int t = 0; t < 4; ++t) acc[i][j][t] = 0.f;
 
@@ -116,21 +121,21 @@ __global__ void __launch_bounds__(NTHREADS) gemm_tc_kernel(const __half* __restr
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
             uint32_t af[4][4];
-            uint32_t bf[4][2];
+            uint32_t bf[8][2];
 #pragma unroll
             for (int mi = 0; mi < 4; ++mi) {
                 const __half* p = as + (wm + mi * 16 + a_row) * SROW + kk + a_col;
                 ldsm_x4(smem_u32(p), af[mi][0], af[mi][1], af[mi][2], af[mi][3]);
             }
 #pragma unroll
-            for (int nj = 0; nj < 2; ++nj) {
+            for (int nj = 0; nj < 4; ++nj) {
                 const __half* p = bs + (wn + nj * 16 + b_row) * SROW + kk + b_col;
                 ldsm_x4(smem_u32(p), bf[nj * 2][0], bf[nj * 2][1], bf[nj * 2 + 1][0], bf[nj * 2 + 1][1]);
             }
 #pragma unroll
             for (int mi = 0; mi < 4; ++mi)
 #pragma unroll
-                for (int ni = 0; ni < 4; ++ni) mma16816(acc[mi][ni], af[mi], bf[ni][0], bf[ni][1]);
+                for (int ni = 0; ni < 8; ++ni) mma16816(acc[mi][ni], af[mi], bf[ni][0], bf[ni][1]);
         }
     }
     cp_wait<0>();
@@ -141,7 +146,7 @@ __global__ void __launch_bounds__(NTHREADS) gemm_tc_kernel(const __half* __restr
 #pragma unroll
     for (int mi = 0; mi < 4; ++mi) {
 #pragma unroll
-        for (int ni = 0; ni < 4; ++ni) {
+        for (int ni = 0; ni < 8; ++ni) {
             const int col = n0 + wn + ni * 8 + t4 * 2;
 #pragma unroll
             for (int hh = 0; hh < 2; ++hh) {
@@ -235,7 +240,7 @@ torch::Tensor linear_forward(torch::Tensor x, torch::Tensor w) {
 
 cpp_src = "torch::Tensor linear_forward(torch::Tensor x, torch::Tensor w);"
 
-_ext = load_inline(name="linear_fp16_mma_ext_v1", cpp_sources=cpp_src,
+_ext = load_inline(name="linear_fp16_mma_ext_v2", cpp_sources=cpp_src,
                    cuda_sources=kernel_src + host_src,
                    functions=["linear_forward"],
                    extra_cuda_cflags=["-O3"], verbose=False)

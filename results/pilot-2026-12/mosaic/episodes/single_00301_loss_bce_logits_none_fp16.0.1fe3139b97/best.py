@@ -41,21 +41,31 @@ __device__ __forceinline__ uint4 bce_vec(uint4 a, uint4 b) {
     return r;
 }
 
-__global__ void bce_vec_kernel(const uint4* __restrict__ x, const uint4* __restrict__ y,
-                               uint4* __restrict__ out, long nvec) {
-    const long bd = blockDim.x;
-    long i = (long)blockIdx.x * (bd * 2) + threadIdx.x;
-    if (i + bd < nvec) {
-        uint4 xa = __ldcs(x + i);
-        uint4 ya = __ldcs(y + i);
-        uint4 xb = __ldcs(x + i + bd);
-        uint4 yb = __ldcs(y + i + bd);
-        __stcs(out + i, bce_vec(xa, ya));
-        __stcs(out + i + bd, bce_vec(xb, yb));
-    } else if (i < nvec) {
-        uint4 xa = __ldcs(x + i);
-        uint4 ya = __ldcs(y + i);
-        __stcs(out + i, bce_vec(xa, ya));
+// Each block of 256 threads handles 1024 16-byte vectors; each thread 4 vectors (i, i+256, ...),
+// all 8 loads issued before any compute so each thread keeps 128 bytes in flight.
+#define VPT 4
+__global__ void __launch_bounds__(256) bce_vec_kernel(const uint4* __restrict__ x, const uint4* __restrict__ y,
+                                                      uint4* __restrict__ out, long nvec) {
+    const long base = (long)blockIdx.x * (256L * VPT) + threadIdx.x;
+    if (base + 256L * (VPT - 1) < nvec) {
+        uint4 xa[VPT], ya[VPT];
+#pragma unroll
+        for (int k = 0; k < VPT; ++k) {
+            xa[k] = __ldcs(x + base + 256L * k);
+            ya[k] = __ldcs(y + base + 256L * k);
+        }
+#pragma unroll
+        for (int k = 0; k < VPT; ++k) __stcs(out + base + 256L * k, bce_vec(xa[k], ya[k]));
+    } else {
+#pragma unroll
+        for (int k = 0; k < VPT; ++k) {
+            const long i = base + 256L * k;
+            if (i < nvec) {
+                uint4 xv = __ldcs(x + i);
+                uint4 yv = __ldcs(y + i);
+                __stcs(out + i, bce_vec(xv, yv));
+            }
+        }
     }
 }
 
@@ -82,8 +92,8 @@ torch::Tensor bce_logits_sigmoid_target(torch::Tensor x, torch::Tensor y) {
     if (aligned) {
         long nvec = n / 8;
         if (nvec > 0) {
-            const int threads = 256;
-            long per_block = threads * 2;
+            const int threads = 256;  // must match the kernel's 256 * VPT indexing
+            long per_block = threads * VPT;
             long blocks = (nvec + per_block - 1) / per_block;
             bce_vec_kernel<<<(unsigned int)blocks, threads, 0, stream>>>(
                 reinterpret_cast<const uint4*>(xp), reinterpret_cast<const uint4*>(yp),
@@ -102,7 +112,7 @@ torch::Tensor bce_logits_sigmoid_target(torch::Tensor x, torch::Tensor y) {
 """
 
 ext = load_inline(
-    name="bce_logits_none_fp16_ext_v1",
+    name="bce_logits_none_fp16_ext_v2",
     cpp_sources="torch::Tensor bce_logits_sigmoid_target(torch::Tensor x, torch::Tensor y);",
     cuda_sources=cuda_src,
     functions=["bce_logits_sigmoid_target"],

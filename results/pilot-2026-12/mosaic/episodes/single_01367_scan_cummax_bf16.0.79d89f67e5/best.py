@@ -5,10 +5,13 @@ from kernelmosaic.verify import nvrtc
 mod = nvrtc.compile(r"""
 #include <cuda_bf16.h>
 
-// a = earlier (prefix), b = later. torch.cummax semantics: a NaN sticks,
-// otherwise the later value wins on ties (x >= running max).
+// a = earlier (prefix), b = later. torch.cummax semantics: a NaN sticks, otherwise the running max
+// (ties keep an equal value). max.NaN.f32 is exactly that in one instruction, and it is idempotent
+// (max(a, a) = a), which lets the warp scan drop its lane predicates.
 __device__ __forceinline__ float cmb(float a, float b) {
-    return (b >= a || b != b) ? b : a;
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
 }
 __device__ __forceinline__ float lo_f(unsigned int u) { return __uint_as_float(u << 16); }
 __device__ __forceinline__ float hi_f(unsigned int u) { return __uint_as_float(u & 0xffff0000u); }
@@ -24,18 +27,18 @@ __device__ __forceinline__ void seg_scan(float (&v)[8], float& carry, int lane) 
     float tot = v[7];
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        float y = __shfl_up_sync(0xffffffffu, tot, o);
-        if (lane >= o) tot = cmb(y, tot);
+        // lanes < o get their own value back from shfl_up: max(x, x) = x, no predicate needed
+        tot = cmb(__shfl_up_sync(0xffffffffu, tot, o), tot);
     }
-    float ex = __shfl_up_sync(0xffffffffu, tot, 1);
-    float pre = (lane == 0) ? carry : cmb(carry, ex);
+    const float ex = __shfl_up_sync(0xffffffffu, tot, 1);
+    const float pre = (lane == 0) ? carry : cmb(carry, ex);
 #pragma unroll
     for (int t = 0; t < 8; ++t) v[t] = cmb(pre, v[t]);
-    float segtot = __shfl_sync(0xffffffffu, tot, 31);
-    carry = cmb(carry, segtot);
+    carry = cmb(carry, __shfl_sync(0xffffffffu, tot, 31));
 }
 
-// Vectorised path: N % 8 == 0 and 16-byte aligned rows. One warp per row.
+// Vectorised path: N % 8 == 0 and 16-byte aligned rows. One warp per row; 8 uint4 (64 bf16) per lane
+// are loaded before any scanning so each warp keeps 4 KiB in flight.
 __global__ void __launch_bounds__(256) cummax_vec(const __nv_bfloat16* __restrict__ x,
                                                   __nv_bfloat16* __restrict__ y,
                                                   long rows, long N) {
@@ -47,13 +50,13 @@ __global__ void __launch_bounds__(256) cummax_vec(const __nv_bfloat16* __restric
     uint4* yr = reinterpret_cast<uint4*>(y) + row * nvec;
     const float NEG_INF = __int_as_float(0xff800000);
     float carry = NEG_INF;
-    const int U = 4;
+    const int U = 8;
     for (long base = 0; base < nvec; base += 32 * U) {
         uint4 raw[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             long idx = base + u * 32 + lane;
-            if (idx < nvec) raw[u] = __ldcs(xr + idx);
+            if (idx < nvec) raw[u] = xr[idx];
             else raw[u] = make_uint4(0xff80ff80u, 0xff80ff80u, 0xff80ff80u, 0xff80ff80u);  // -inf pairs
         }
 #pragma unroll
@@ -70,7 +73,7 @@ __global__ void __launch_bounds__(256) cummax_vec(const __nv_bfloat16* __restric
                     uint4 o;
                     o.x = pack2(v[0], v[1]); o.y = pack2(v[2], v[3]);
                     o.z = pack2(v[4], v[5]); o.w = pack2(v[6], v[7]);
-                    __stcs(yr + idx, o);
+                    yr[idx] = o;
                 }
             }
         }
