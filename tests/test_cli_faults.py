@@ -141,6 +141,18 @@ def test_lanes_per_gpu_is_refused_on_the_cpu_before_anything_starts(tmp_path):
     assert lane_options("cuda", 3) == {"lanes_per_gpu": 3} and lane_options("cpu", 1) == {}
 
 
+def test_lanes_per_gpu_multiplies_the_gpus_that_workers_picks():
+    # --workers N picks the first N GPUs and each gets its lanes: a Ray actor passes workers=1 for
+    # its one GPU, which once cut four lanes to one. No job runs, so no GPU is needed
+    from kernelmosaic.verify import Verifier
+
+    with Verifier(device="cuda", gpus=["0", "1"], workers=1, lanes_per_gpu=3, prewarm=False) as v:
+        assert [lane.env["CUDA_VISIBLE_DEVICES"] for lane in v.pool.lanes] == ["0", "0", "0"]
+        assert {float(lane.env["KMOSAIC_GPU_SHARE"]) for lane in v.pool.lanes} == {1 / 3}  # each candidate's memory share
+    with Verifier(device="cuda", gpus=["0", "1"], lanes_per_gpu=2, prewarm=False) as v:
+        assert [lane.env["CUDA_VISIBLE_DEVICES"] for lane in v.pool.lanes] == ["0", "0", "1", "1"]
+
+
 def test_zero_step_training_is_a_config_error(tmp_path):
     from kernelmosaic.train.config import ConfigError, load_config
 

@@ -261,7 +261,6 @@ def out_file(path: Path, option: str = "--out") -> Path:
     return path
 
 
-
 def lane_options(device: str, lanes_per_gpu: int) -> dict:
     """The verifier's options for ``--lanes-per-gpu``; exit 2 with --device cpu, where the lanes
     are CPU cores and --workers sets them."""

@@ -170,8 +170,12 @@ class Verifier:
             raise ValueError("lanes_per_gpu must be a whole number ≥ 1")
         if device == "cuda" and lanes_per_gpu > 1:
             # several judges on one GPU: their checks run at once, each candidate within its share of
-            # the memory, and each timed loop alone on the GPU (quiet.py)
-            gpus = [g for g in (gpus if gpus is not None else detect_gpus()) for _ in range(lanes_per_gpu)]
+            # the memory, and each timed loop alone on the GPU (quiet.py). ``workers`` picks the
+            # first N GPUs, as with one lane each, before each gets its lanes (the pool would
+            # otherwise cut the expanded list: a Ray actor's ``workers=1`` left one lane)
+            base = gpus if gpus is not None else detect_gpus()
+            gpus = [g for g in (base[:workers] if workers else base) for _ in range(lanes_per_gpu)]
+            workers = None
         self.device = device
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self.build_dir = self.cache_dir / "build"
