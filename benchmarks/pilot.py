@@ -153,31 +153,45 @@ def _round_order(root: Path) -> list[tuple[str, Path]]:
                                        pf[1].name))
 
 
+# A batch's fixed cost on the H200 in the pilot: the submit process, the verifier's start and
+# the cuda-backend builds (64 s each, in parallel, overlapping the first verdicts). A per-item
+# rate alone let round 8 start a batch of 5 it could not finish (rounds.jsonl, 2026-12-03).
+BATCH_FIXED_S = 45.0
+MARGIN = 1.2
+
+
+def plan_batch(n_pending: int, t_left: float, per_item: float, batch: int) -> int:
+    """How many of ``n_pending`` folders the next batch takes: at most ``batch``, and only as many
+    as ``BATCH_FIXED_S + per_item * n`` (with a margin) fits in ``t_left``; 0 when none does."""
+    fits = int((t_left / MARGIN - BATCH_FIXED_S) // max(per_item, 1e-3))
+    return max(0, min(n_pending, batch, fits))
+
+
 def cmd_round(a) -> None:
-    """Every pending candidate of each part, verified by the step CLI in batches of folders; no
-    batch is started that could not finish before ``--deadline-s``. (A batch cut off by the
-    command's timeout keeps the verdicts it reached, but those still being judged are lost work.)"""
+    """Every pending candidate of each part, verified by the step CLI in batches of folders; a
+    batch is cut to what can finish before ``--deadline-s`` (``plan_batch``), and none starts
+    that could not. (A batch cut off by the command's timeout keeps the verdicts it reached, but
+    those still being judged are lost work.)"""
     root = Path(a.root)
     log = root / "rounds.jsonl"
     t_end = time.monotonic() + a.deadline_s
-    per_item = 6.0  # seconds per candidate until a batch has measured it
-    order = _round_order(root)
-    batches: list[tuple[str, list[Path]]] = []
-    for part, folder in order:
-        if not batches or batches[-1][0] != part or len(batches[-1][1]) >= a.batch:
-            batches.append((part, []))
-        batches[-1][1].append(folder)
-    left = len(order)
-    for part, chunk in batches:
-        if time.monotonic() + per_item * len(chunk) * 1.3 > t_end:
-            print(f"{left} pending left for the next round (deadline)", flush=True)
+    per_item = 6.0  # seconds per candidate beyond the batch's fixed cost, until a batch measures it
+    queue = list(_round_order(root))
+    lanes = ["--lanes-per-gpu", str(a.lanes_per_gpu)] if a.lanes_per_gpu > 1 else []
+    while queue:
+        part = queue[0][0]
+        same = [f for p, f in queue if p == part]
+        n = plan_batch(len(same), t_end - time.monotonic(), per_item, a.batch)
+        if n == 0:
+            print(f"{len(queue)} pending left for the next round (deadline)", flush=True)
             break
+        chunk = same[:n]
+        queue = [(p, f) for p, f in queue if f not in chunk]
         t0 = time.perf_counter()
         p = _kmosaic("episode", "submit", "--store", str(root / part / "store.sqlite"), *map(str, chunk),
-                     "--device", "cuda", "--json")
+                     "--device", "cuda", *lanes, "--json")
         wall = time.perf_counter() - t0
-        left -= len(chunk)
-        per_item = wall / len(chunk)
+        per_item = max(0.5, (wall - BATCH_FIXED_S) / len(chunk))
         try:
             results = json.loads(p.stdout)
             results = results if isinstance(results, list) else [results]
@@ -187,7 +201,7 @@ def cmd_round(a) -> None:
                     for r in results]
         rec = {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "part": part, "batch": len(chunk),
                "rc": p.returncode, "wall_s": round(wall, 1), "statuses": statuses,
-               "profile": os.environ.get("KMOSAIC_PROFILE", "")}
+               "profile": os.environ.get("KMOSAIC_PROFILE", ""), "lanes_per_gpu": a.lanes_per_gpu}
         with log.open("a") as f:
             f.write(json.dumps(rec) + "\n")
         print(json.dumps(rec), flush=True)
@@ -446,6 +460,7 @@ def main() -> None:
     r.add_argument("--root", required=True)
     r.add_argument("--deadline-s", type=float, default=420)
     r.add_argument("--batch", type=int, default=12)
+    r.add_argument("--lanes-per-gpu", type=int, default=1, help="judges sharing the GPU (kmosaic episode submit --lanes-per-gpu)")
     m = sub.add_parser("absorb")
     m.add_argument("--root", required=True)
     m.add_argument("--from", required=True)

@@ -15,7 +15,7 @@ for step in "$@"; do
   case $step in
     baselines) timeout "${BASELINES_S:-240}" python benchmarks/pilot.py baselines --root "$root" --warm-lanes 14 --limit "${BASELINES_LIMIT:-1000}" ;;
     probe) timeout "${PROBE_S:-90}" python benchmarks/profiler_probe.py | tee "$OUT/profiler_probe.txt" ;;
-    round) timeout "${ROUND_S:-480}" python benchmarks/pilot.py round --root "$root" --deadline-s "${DEADLINE_S:-400}" ;;
+    round) timeout "${ROUND_S:-480}" python benchmarks/pilot.py round --root "$root" --deadline-s "${DEADLINE_S:-400}" --lanes-per-gpu "${LANES:-1}" ;;
     kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" ;;
     found) timeout "${FOUND_S:-120}" python benchmarks/gold_check.py --found-only --out "$OUT/found.jsonl" | tail -3 ;;
   esac

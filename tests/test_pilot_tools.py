@@ -56,3 +56,44 @@ def test_a_round_takes_repairs_first(tmp_path):
             (d / "turn-0.py").write_text("x = 0\n")
             (d / "feedback.md").write_text(first_line + "\n\nmore\n")
     assert [f.name for _, f in pilot._round_order(tmp_path)] == ["c_repair", "b_optimize", "a_new"]
+
+
+def test_a_batch_is_cut_to_what_fits_before_the_deadline():
+    plan = _pilot().plan_batch
+    fixed, margin = _pilot().BATCH_FIXED_S, _pilot().MARGIN
+    assert plan(30, 10_000, 6.0, 12) == 12  # time for a whole batch
+    assert plan(5, 10_000, 6.0, 12) == 5  # the part's last folders
+    # round 8's case: 5 left, 50 s left, 5.6 s a verdict: the fixed cost leaves room for none
+    assert plan(5, 50, 5.6, 12) == 0
+    # 100 s left: (100 / margin - fixed) / 5 folders fit
+    assert plan(30, 100, 5.0, 12) == int((100 / margin - fixed) // 5.0)
+    assert plan(0, 10_000, 6.0, 12) == 0
+
+
+def test_a_round_moves_part_by_part_in_batches_and_logs_each(tmp_path, monkeypatch):
+    import json
+    import subprocess
+    from types import SimpleNamespace
+
+    pilot = _pilot()
+    for part, n in (("mosaic", 14), ("kernelbench", 3)):
+        for i in range(n):
+            d = tmp_path / part / "episodes" / f"{part}_{i:02d}"
+            d.mkdir(parents=True)
+            (d / "candidate.py").write_text("x = 1\n")
+    calls = []
+
+    def fake(*args, **kw):  # the step CLI on the GPU machine, as the round calls it
+        folders = [x for x in args if "/episodes/" in x]
+        calls.append((args[args.index("--store") + 1].split("/")[-2], len(folders), "--lanes-per-gpu" in args))
+        return subprocess.CompletedProcess(args, 0, json.dumps([{"verdict": {"status": "correct"}}] * len(folders)), "")
+
+    monkeypatch.setattr(pilot, "_kmosaic", fake)
+    pilot.cmd_round(SimpleNamespace(root=str(tmp_path), deadline_s=10_000, batch=12, lanes_per_gpu=2))
+    assert calls == [("mosaic", 12, True), ("mosaic", 2, True), ("kernelbench", 3, True)]
+    logged = [json.loads(x) for x in (tmp_path / "rounds.jsonl").read_text().splitlines()]
+    assert [r["batch"] for r in logged] == [12, 2, 3] and all(r["statuses"] == ["correct"] * r["batch"] for r in logged)
+    # no time left: nothing starts
+    calls.clear()
+    pilot.cmd_round(SimpleNamespace(root=str(tmp_path), deadline_s=10, batch=12, lanes_per_gpu=1))
+    assert calls == []
