@@ -158,7 +158,8 @@ def rules_prompt(policy: str, shape_variants: bool = True, target: Target | None
     if policy == "strict":
         lines.append("- Precision: your output's error against a float64 run of the reference must stay within "
                      f"{PRECISION_MULTIPLE:g}x the reference's own error in its dtype (or a small floor near zero). "
-                     "Compute in the task's precision: no float16, bfloat16 or TF32 inside a float32 task.")
+                     "Compute in the task's precision: no float16, bfloat16 or plain TF32 inside a float32 task "
+                     "(a split that keeps float32 accuracy, such as 3xTF32, is judged by its error like any other).")
     if shape_variants:
         lines.append("- It also runs ModelNew on other sizes, made by changing the task's size constants (larger ones, "
                      "and odd or prime ones such as 61 or 2039). Handle any size: no hard-coded sizes, no assumption "
@@ -166,7 +167,7 @@ def rules_prompt(policy: str, shape_variants: bool = True, target: Target | None
     if timed:
         lines.append("- It then times your forward against PyTorch eager and torch.compile, on fresh inputs each call, "
                      "checking the outputs of the timed calls too; a time implausibly below the machine's speed of "
-                     "light (bytes over bandwidth, FLOPs over peak) is rejected.")
+                     "light for memory (the fewest bytes moved over its bandwidth) is rejected.")
     if target is not None:
         facts = [target.name]
         if target.sms:
