@@ -107,7 +107,7 @@ def compare(ref, out, tol: dict[str, float], trial: int) -> dict | None:
                 return {"reason": f"{where}integer outputs differ", "first_bad_index": idx, "trial": trial,
                         "max_abs_err": float((o.double() - r.double()).abs().max())}
             continue
-        mm = _compare_float(r, o, tol)
+        mm = compare_float(r, o, tol)
         if mm is not None:
             mm["reason"] = where + mm["reason"]
             mm["trial"] = trial
@@ -158,7 +158,7 @@ def within(ref, out, tol: dict[str, float]) -> bool:
         for lo in range(0, rflat.numel(), CHUNK):
             rf, of = rflat[lo:lo + CHUNK].float(), oflat[lo:lo + CHUNK].float()
             d = of - rf
-            # the same float32 arithmetic as _compare_float: |o - r| <= atol + rtol * |r|
+            # the same float32 arithmetic as compare_float: |o - r| <= atol + rtol * |r|
             err_sq += torch.linalg.vector_norm(d, dtype=torch.float64).square()
             ref_sq += torch.linalg.vector_norm(rf, dtype=torch.float64).square()
             lim = rf.abs().mul_(tol["rtol"]).add_(tol["atol"])
@@ -200,14 +200,16 @@ def within_sample(ref, out, tol: dict[str, float], gen: torch.Generator | None) 
             continue
         idx = torch.randint(0, r.numel(), (SAMPLE,), generator=gen, device=r.device)
         rf, of = r.reshape(-1)[idx].float(), o.reshape(-1)[idx].float()
-        # the same float32 arithmetic as _compare_float; NaN or Inf anywhere fails the bound
+        # the same float32 arithmetic as compare_float; NaN or Inf anywhere fails the bound
         if not bool(((of - rf).abs() <= rf.abs().mul_(tol["rtol"]).add_(tol["atol"])).all()):
             return False
     return True
 
 
-def _compare_float(r: torch.Tensor, o: torch.Tensor, tol: dict[str, float]) -> dict | None:
-    """Elementwise atol/rtol with NaN/Inf agreement, plus a relative-norm bound; slice by slice."""
+def compare_float(r: torch.Tensor, o: torch.Tensor, tol: dict[str, float]) -> dict | None:
+    """Elementwise atol/rtol with NaN/Inf agreement, plus a relative-norm bound; slice by slice.
+    ``r`` and ``o`` may differ in dtype (the precision module holds a float64 oracle against a
+    task-dtype output): both are compared in float32."""
     rflat, oflat = r.reshape(-1), o.reshape(-1)
     n = rflat.numel()
     n_bad = n_special = n_nan = 0

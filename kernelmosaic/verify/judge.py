@@ -212,6 +212,7 @@ class Judge:
         self.rejections: list[dict] = []
         self.compiled = False
         self.tolerances: dict[str, float] = {}
+        self.tolerances0: dict[str, float] | None = None  # the task's own, before any widening (reference_rounding)
         self._own_workdir = workdir is None
         self.workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="kmosaic-judge-"))
         self.cand = cand
@@ -701,7 +702,7 @@ class Judge:
         for the comparisons with the reference that follow. Asked only where the precision check
         runs, and only of a near miss (finite, within the relative-norm bound): a float64 oracle run
         costs seconds, and a grossly wrong output needs no oracle to be wrong."""
-        base = getattr(self, "tolerances0", None)
+        base = self.tolerances0
         if (not self.sem.extra_checks or base is None or base.get("rel_norm") is None or self._last_out is None
                 or not precision.enabled(self.spec.precision, self.spec.policy)
                 or "NaN/Inf" in mm.get("reason", "") or mm.get("rel_norm_err") is None
@@ -780,7 +781,7 @@ class Judge:
         self.tolerances.update({k: v for k, v in (self.spec.tolerances or {}).items() if v is not None})
         if not self.sem.rel_norm:
             self.tolerances["rel_norm"] = None  # torch.allclose alone
-        self.tolerances0 = dict(self.tolerances)  # the task's own, before any widening for the reference's rounding
+        self.tolerances0 = dict(self.tolerances)
         if len(seeds) >= 2:
             # a task whose output ignores its inputs lets any constant pass: flag it first
             cases[1] = self.reference_case(mod, ref, seeds[1])

@@ -53,7 +53,7 @@ import time
 
 import torch
 
-from .compare import CHUNK, compare, flatten
+from .compare import CHUNK, compare, compare_float, flatten
 from .spec import PRECISION_MULTIPLE
 from .verdict import Precision
 
@@ -412,42 +412,39 @@ def _reference_rounding(ref, inputs, ref_out, cand_out, device, tol) -> tuple[fl
     if len(outs) != len(refs) or any(not isinstance(outs[k], torch.Tensor) or outs[k].dtype != torch.float64
                                      or outs[k].shape != refs[k].shape for k in which):
         return None, "the reference does not compute in float64 when given float64 inputs and parameters"
-    atol, rtol = tol["atol"], tol["rtol"]
-    k_ref, n_bad, worst = 0.0, 0, []
+    k_ref, worst = 0.0, []
     for k in which:
-        o, r, c = outs[k].reshape(-1), refs[k].reshape(-1), cands[k].reshape(-1)
-        on = rn = cn = 0.0
-        for lo in range(0, o.numel(), CHUNK):
-            oo = o[lo:lo + CHUNK]
-            rr = r[lo:lo + CHUNK].to(oo.device, torch.float64)
-            cc = c[lo:lo + CHUNK].to(oo.device, torch.float64)
-            fin = torch.isfinite(oo)
-            # where the oracle is NaN or Inf the candidate must say the same (the sign of an Inf too)
-            special = ~fin & ~((torch.isnan(oo) & torch.isnan(cc)) | (torch.isinf(oo) & (cc == oo)))
-            dc = torch.where(fin, (cc - oo).abs(), torch.zeros((), dtype=oo.dtype, device=oo.device))
-            bad = special | (fin & ~(dc <= atol + rtol * oo.abs()))  # a NaN candidate fails here too
-            n_bad += int(bad.sum())
-            both = fin & torch.isfinite(rr)
-            dr = torch.where(both, (rr - oo).abs(), torch.zeros((), dtype=oo.dtype, device=oo.device))
-            k_ref = max(k_ref, float((dr / (atol + rtol * rr.abs())).max()))
-            oz = torch.where(fin, oo, torch.zeros((), dtype=oo.dtype, device=oo.device))
-            on += float(oz.square().sum())
-            rn += float(dr.square().sum())
-            cn += float(torch.where(fin, dc, torch.zeros((), dtype=oo.dtype, device=oo.device)).square().sum())
-        on, rn, cn = math.sqrt(on), math.sqrt(rn), math.sqrt(cn)
-        worst.append((k, cn / max(on, 1e-300), rn / max(on, 1e-300)))
-        if tol.get("rel_norm") is not None and cn > tol["rel_norm"] * on:
-            return None, f"its relative norm error against the float64 oracle is {cn / max(on, 1e-300):.3g}, over {tol['rel_norm']:g}"
+        o, r, c = outs[k], refs[k], cands[k]
+        eps, tiny = torch.finfo(r.dtype).eps, torch.finfo(r.dtype).tiny
+        on, rn, cn, *_ = _norms(o, r, c, tiny / eps)
         if cn > rn:
             return None, (f"it is farther from the float64 oracle than the reference is (normwise {cn / max(on, 1e-300):.3g} "
                           f"against {rn / max(on, 1e-300):.3g})")
-    if n_bad:
-        return None, f"{n_bad} elements are outside atol={atol:g}, rtol={rtol:g} of the float64 oracle too"
-    factor = (1.0 + k_ref) * (1.0 + rtol)
-    c_err, r_err = max(w[1] for w in worst), max(w[2] for w in worst)
-    return factor, (f"every element is within atol={atol:g}, rtol={rtol:g} of the float64 oracle, and the output is closer "
-                    f"to it than the reference is (normwise {c_err:.3g} against {r_err:.3g}): the reference's own rounding, "
-                    f"up to {k_ref:.3g} tolerances")
+        # the same elementwise comparison as against the reference (NaN/Inf agreement, atol/rtol,
+        # the relative-norm bound), with the oracle in the reference's place
+        mm = compare_float(o, c, tol)
+        if mm is not None:
+            return None, f"against the float64 oracle too: {mm['reason']}"
+        worst.append((cn / max(on, 1e-300), rn / max(on, 1e-300)))
+        k_ref = max(k_ref, _in_tolerances(r, o, tol))
+    factor = (1.0 + k_ref) * (1.0 + tol["rtol"])
+    c_err, r_err = max(w[0] for w in worst), max(w[1] for w in worst)
+    return factor, (f"every element is within atol={tol['atol']:g}, rtol={tol['rtol']:g} of the float64 oracle, and the "
+                    f"output is closer to it than the reference is (normwise {c_err:.3g} against {r_err:.3g}): the "
+                    f"reference's own rounding, up to {k_ref:.3g} tolerances")
+
+
+def _in_tolerances(r: torch.Tensor, o: torch.Tensor, tol: dict) -> float:
+    """The reference's worst distance from the oracle in units of the tolerance at the reference,
+    max |r - o| / (atol + rtol |r|), over the elements finite in both; slice by slice."""
+    r, o = r.reshape(-1), o.reshape(-1)
+    worst = 0.0
+    for lo in range(0, o.numel(), CHUNK):
+        oo = o[lo:lo + CHUNK]
+        rr = r[lo:lo + CHUNK].to(oo.device, torch.float64)
+        d = torch.where(torch.isfinite(oo) & torch.isfinite(rr), (rr - oo).abs(), torch.zeros((), dtype=oo.dtype, device=oo.device))
+        worst = max(worst, float((d / (tol["atol"] + tol["rtol"] * rr.abs())).max()))
+    return worst
 
 
 def _release(device: torch.device) -> None:
