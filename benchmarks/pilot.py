@@ -377,6 +377,35 @@ def _phases(rows: list[dict]) -> dict:
     return out
 
 
+def _already_done(turns, tally: dict[str, list[int]]) -> None:
+    """For each correct turn, the optimize entries the knowledge base picks for it without its
+    code and with it (``done_when``): how often an entry shown would describe what the kernel
+    already does (issue 20's agents called such guidance mismatched)."""
+    from kernelmosaic.guidance import load_default
+
+    kb = load_default()
+    for t in turns:
+        if t.verdict.status != "correct" or not t.code:
+            continue
+        kept = {m.entry.id for m in kb.match(t.verdict, k=3, stage="optimize", code=t.code)}
+        for m in kb.match(t.verdict, k=3, stage="optimize"):
+            row = tally.setdefault(m.entry.id, [0, 0])
+            row[0] += 1
+            row[1] += m.entry.id not in kept
+
+
+def _over(eps: list[dict], max_length: int) -> dict:
+    """Turns whose whole chat (prompt and reply, in tokens) is longer than ``max_length``, and the
+    median chat per stage."""
+    import statistics
+
+    rows = [(t["stage"], t["prompt_tokens"] + t["reply_tokens"]) for e in eps for t in e["turns"]
+            if t["prompt_tokens"] is not None]
+    n = [x for _, x in rows]
+    return {"max_length": max_length, "turns": len(n), "over": sum(x > max_length for x in n), "longest": max(n, default=None),
+            "median_by_stage": {s: statistics.median(x for st, x in rows if st == s) for s in sorted({s for s, _ in rows})}}
+
+
 def _progress(a: dict, b: dict) -> bool:
     """b is a step forward from a: correct after not correct, or faster when both are correct."""
     if b["status"] == "correct" and a["status"] != "correct":
@@ -402,9 +431,12 @@ def cmd_report(a) -> None:
             eps = []
             fired: dict[str, int] = {}
             helped: dict[str, int] = {}
+            redundant: dict[str, list[int]] = {}
             for run_id in st.run_ids():
                 for e in st.episodes(run_id):
-                    turns = [_turn_row(t, count) for t in st.turns(e.episode_id)]
+                    records = st.turns(e.episode_id)
+                    _already_done(records, redundant)
+                    turns = [_turn_row(t, count) for t in records]
                     task = st.get_task(e.task_key) or {}
                     meta = task.get("metadata") or {}
                     ext = (e.meta or {}).get("external") or {}
@@ -437,6 +469,8 @@ def cmd_report(a) -> None:
         out["parts"][part] = {"episodes": eps, "metrics": metrics, "kernelbench_protocol": kb,
                               "phases_s": _phases([t["phases_s"] for e in eps for t in e["turns"]]),
                               "turn_statuses": statuses, "rejection_rules": rules,
+                              "guidance_already_done": {g: {"shown": n, "already_done": d} for g, (n, d) in sorted(redundant.items())},
+                              "tokens_over_max_length": _over(eps, 8192),
                               "guidance_fired": fired, "guidance_followed_by_progress": helped}
     Path(a.out).write_text(json.dumps(out, indent=1, default=str) + "\n")
     for part, d in out["parts"].items():
