@@ -220,6 +220,9 @@ def _copy_store(src: Path, dst: Path) -> None:
     a, b = sqlite3.connect(src), sqlite3.connect(tmp)
     try:
         a.backup(b)
+    except sqlite3.DatabaseError as e:  # the local store is left as it was
+        tmp.unlink(missing_ok=True)
+        sys.exit(f"{src}: not a readable SQLite store ({e}); nothing was absorbed from it")
     finally:
         a.close()
         b.close()

@@ -97,3 +97,15 @@ def test_a_round_moves_part_by_part_in_batches_and_logs_each(tmp_path, monkeypat
     calls.clear()
     pilot.cmd_round(SimpleNamespace(root=str(tmp_path), deadline_s=10, batch=12, lanes_per_gpu=1))
     assert calls == []
+
+
+def test_a_broken_round_store_is_one_line_and_leaves_the_local_store(tmp_path):
+    import pytest
+
+    src = tmp_path / "round.sqlite"
+    src.write_bytes(b"not a database" * 100)
+    dst = tmp_path / "store.sqlite"
+    dst.write_bytes(b"local")
+    with pytest.raises(SystemExit, match="not a readable SQLite store"):
+        _pilot()._copy_store(src, dst)
+    assert dst.read_bytes() == b"local" and not list(tmp_path.glob("*.absorb"))
