@@ -644,3 +644,30 @@ def test_restarted_candidate_process_gets_a_fresh_workdir(tmp_path):
         assert not left.exists()
     finally:
         p.close()
+
+
+def test_a_closed_judge_hands_its_candidate_on_and_the_next_judge_reaps_it_before_timing(tmp_path):
+    """The worker sends a verdict, then kills its candidate process without waiting for its exit
+    (a CUDA context's teardown took 0.2-3.5 s on the H200, which the next verdict waited for). The
+    next job's judge must see it gone before it reads the GPU's memory or times anything."""
+    from kernelmosaic.verify.judge import Judge
+    from kernelmosaic.verify.procs import CandidateProcess
+    from kernelmosaic.verify.spec import JobSpec
+
+    build = tmp_path / "build"
+    build.mkdir()
+    p = CandidateProcess("cpu", str(build))
+    first = Judge(JobSpec(device="cpu", build_dir=str(build)), cand=p)
+    assert p.wait_ready(120)["event"] == "ready"
+    left = first.close(wait=False)
+    assert left == [p]
+    nxt = Judge(JobSpec(device="cpu", build_dir=str(build)), dying=left)
+    nxt.settle()
+    assert p.proc.poll() is not None and not nxt.dying
+    nxt.close()
+    # a judge closed with wait (the default) leaves nothing behind: what it was handed is reaped too
+    q = CandidateProcess("cpu", str(build))
+    assert q.wait_ready(120)["event"] == "ready"
+    q.close(wait=False)
+    j = Judge(JobSpec(device="cpu", build_dir=str(build)), dying=[q])
+    assert j.close() == [] and q.proc.poll() is not None

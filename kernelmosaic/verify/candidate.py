@@ -331,6 +331,7 @@ class Runner:
         diag = bool(msg.get("diag")) and self.is_cuda
         try:
             if diag:  # the judge's benchmarks only: this process's own view of the call (untrusted)
+                mem0 = _alloc_counts(torch, self.device)
                 t_host = time.perf_counter()
                 ev = [torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)]
                 ev[0].record()
@@ -376,7 +377,10 @@ class Runner:
             # absolute times on the host's monotonic clock (the judge's too): the judge splits its
             # round trip into the hand-over, this process's part and the way back
             reply["diag"] = {"candidate_event_ms": ev[0].elapsed_time(ev[1]), "candidate_host_ms": (t_end - t_host) * 1e3,
-                             "t_host0": t_host, "t_host1": t_end}
+                             "t_host0": t_host, "t_host1": t_end,
+                             # the caching allocator's trips to the driver during the call (cudaMalloc,
+                             # cudaFree, a retry after freeing its cache): each can stall for milliseconds
+                             **{k: v - mem0.get(k, 0) for k, v in _alloc_counts(torch, self.device).items()}}
         if mode in ("check", "instrumented"):
             reply["late"] = late
             reply["integrity"] = self.integrity()
@@ -553,6 +557,15 @@ class Runner:
             if f is not None and f() > 0:
                 bad.append(["hooks", f"{what} is active"])
         return bad
+
+
+def _alloc_counts(torch, device) -> dict:
+    """The CUDA caching allocator's counts of driver allocations, frees and retries (diagnostics)."""
+    try:
+        st = torch.cuda.memory_stats(device)
+    except Exception:  # noqa: BLE001 - diagnostics only
+        return {}
+    return {f"alloc_{k}": int(st.get(k, 0)) for k in ("num_device_alloc", "num_device_free", "num_alloc_retries")}
 
 
 def _same_bits(a, b) -> bool:

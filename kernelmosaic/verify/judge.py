@@ -194,8 +194,12 @@ def _layout(inputs, outputs) -> tuple:
 # -- the judge ---------------------------------------------------------------------------------------------------
 class Judge:
     def __init__(self, spec: JobSpec, emit=None, cand: CandidateProcess | None = None, workdir: str | None = None,
-                 ref_proc: CandidateProcess | None = None):
+                 ref_proc: CandidateProcess | None = None, dying: list[CandidateProcess] | None = None):
         self.spec = spec
+        # the last job's candidate processes, killed after its verdict was sent but maybe not yet
+        # gone (worker.main): reaped by ``settle`` before this job measures the GPU's memory or
+        # times anything, so their teardown overlaps only this job's untimed start
+        self.dying = list(dying or [])
         # a started reference process that never ran candidate code, for the baselines: taken (and
         # set to None) when used; the caller keeps it otherwise
         self.ref_proc = ref_proc
@@ -964,6 +968,15 @@ class Judge:
             keys = sorted({k for r in rows for k in r})
             out[key] = {k: round(statistics.median([r[k] for r in rows if k in r]), 5) for k in keys}
             out[key]["calls"] = len(rows)
+            # stalls that hit some calls only: the medians of the parts then do not add up
+            for k in ("round_trip_ms", "hand_over_ms", "candidate_host_ms", "way_back_ms"):
+                xs = sorted(r[k] for r in rows if k in r)
+                if len(xs) >= 4:
+                    out[key][f"{k}_p90"] = round(xs[int(0.9 * (len(xs) - 1))], 5)
+                    out[key][f"{k}_over_1ms_extra"] = sum(x > xs[0] + 1.0 for x in xs)
+            for k in keys:
+                if k.startswith("alloc_"):
+                    out[key][k] = sum(r.get(k, 0) for r in rows)  # totals, not medians
         return out
 
     def time_process(self, proc: CandidateProcess, sets: "TimingSets", overhead: float, what: str,
@@ -1143,7 +1156,9 @@ class Judge:
                 self.notes.append(f"while the baselines were timed, programs other than the verifier kept {cond['foreign_cores']:.2f} "
                                   f"of {cond['cpus']} cores busy: they are reported but not cached")
         finally:
-            proc.close()
+            # its exit (a CUDA context's teardown) is left to the next job's settle, off this verdict
+            proc.close(wait=False)
+            self.dying.append(proc)
         return out
 
     def steady_times(self, proc: CandidateProcess, sets: "TimingSets", overhead: float, what: str,
@@ -1366,6 +1381,7 @@ class Judge:
             self.setup_mark("candidate_start")
             overhead = 0.0
             if timing_on:
+                self.settle()
                 sets = self.sets = self.timing_sets(mod, ref)
                 self.setup_mark("timing_sets")
                 flush = Flusher(self.device)
@@ -1377,6 +1393,7 @@ class Judge:
             # the reference, the candidate process's start, the timing sets and the empty calls
             self.phases["setup"] = round(time.perf_counter() - t_setup, 4)
             self.phase("compile")
+            self.settle()
             self.mem_mark()
             t0 = time.perf_counter()
             reply = self.load_with_params(self.cand, ref, init)
@@ -1478,6 +1495,7 @@ class Judge:
             mod = self.load_reference(self.spec.reference)
             init = self.init_inputs(mod)
             ref = self.build_reference(mod, init)
+            self.settle()
             sets = self.timing_sets(mod, ref)
             b = self.baselines(mod, init, sets, Flusher(self.device), attempts=BASELINE_ATTEMPTS)
             result.update(eager_ms=b.get("eager_ms"), eager_cv=b.get("eager_cv"), n=self.spec.timing.n,
@@ -1497,16 +1515,43 @@ class Judge:
         result.update(notes=self.notes, env=self.env_info())
         return result  # closed by the caller after the result is sent, as run()'s
 
-    def close(self) -> None:
+    def settle(self) -> None:
+        """Wait for the last job's candidate processes to be gone, and return what this judge
+        still caches to the GPU: before the candidate's memory budget is read and before the
+        first timing loop. Until then their teardown runs beside this job's reference and
+        candidate start."""
+        while self.dying:
+            self.dying.pop().reap()
+        if self.is_cuda:
+            torch.cuda.empty_cache()
+
+    def close(self, wait: bool = True) -> list[CandidateProcess]:
+        """Free the buffers and end the candidate process. With ``wait=False`` the process is
+        killed but not waited for: it is returned, for the next job's ``settle``."""
+        t0 = time.monotonic()
         for s in self.slots.values():
             s.close()
         self.slots.clear()
+        if self.sets is not None:
+            # the sets refer back to this judge: dropped here, their tensors go at once, not at
+            # the next full collection
+            self.sets.held.clear()
+            self.sets = None
+        self.close_parts = {"buffers": round(time.monotonic() - t0, 4)}
+        left = self.dying
+        self.dying = []
         if self.cand is not None:
-            self.cand.close()
+            self.cand.close(wait)
+            if not wait:
+                left.append(self.cand)
             self.cand = None
+        for p in left if wait else ():
+            p.reap()
+        self.close_parts["candidate"] = round(time.monotonic() - t0 - self.close_parts["buffers"], 4)
         self.quiet.close()
         if self._own_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
+        return [] if wait else left
 
 
 def _gib(n: int | float) -> str:

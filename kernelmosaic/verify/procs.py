@@ -205,28 +205,38 @@ class CandidateProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def kill(self) -> None:
+    def kill(self, wait: bool = True) -> None:
+        """SIGKILL the process and, with ``wait``, wait for it to be gone. Without, the caller
+        must call ``reap`` before it relies on the process's GPU memory and context being gone."""
         if self.alive():
             try:
                 self.proc.kill()  # the launcher; its PID namespace (when there is one) dies with it
             except ProcessLookupError:
                 pass
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                pass
+            if wait:
+                self.reap()
         self.ch.close()
         try:
             self.log.close()
         except OSError:
             pass
 
-    def close(self) -> None:
+    def reap(self, timeout: float = 30.0) -> None:
+        """Wait for a killed process to be gone: its exit is its CUDA context's teardown, which
+        frees its GPU memory and would disturb a kernel timed meanwhile."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def close(self, wait: bool = True) -> None:
         try:
             self.ch.send_pickle({"op": "exit"})
         except ChannelClosed:
             pass
-        self.kill()
+        self.kill(wait)
         shutil.rmtree(self.root, ignore_errors=True)
 
 

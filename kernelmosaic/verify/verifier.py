@@ -493,6 +493,10 @@ class Verifier:
             env={k: env.get(k) for k in ("gpu", "torch", "cuda", "driver")}, isolation=r.get("isolation"),
             attempts=list(out.attempts), precision=r.get("precision"), shape_variants=r.get("shape_variants") or [])
         pre = (r.get("worker") or {}).get("pre_run_s")
+        if verdict.timing is not None and isinstance(verdict.timing.diagnostics, dict):
+            # where the queue went: the judge's clean-up of the last job, and its start of this one
+            w = r.get("worker") or {}
+            verdict.timing.diagnostics["worker"] = {k: w.get(k) for k in ("pre_run_s", "last_cleanup_s", "last_cleanup_parts_s")}
         if out.queue_s is not None:
             # from the job's dispatch to its judge starting on it: the judge finishing the last
             # job's clean-up, then taking a warm candidate process
