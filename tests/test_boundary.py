@@ -647,9 +647,9 @@ def test_restarted_candidate_process_gets_a_fresh_workdir(tmp_path):
 
 
 def test_a_closed_judge_hands_its_candidate_on_and_the_next_judge_reaps_it_before_timing(tmp_path):
-    """The worker sends a verdict, then kills its candidate process without waiting for its exit
-    (a CUDA context's teardown took 0.2-3.5 s on the H200, which the next verdict waited for). The
-    next job's judge must see it gone before it reads the GPU's memory or times anything."""
+    """The worker sends a verdict, then kills its candidate process without waiting for its exit,
+    so that the next verdict does not wait for it. The next job's judge must see it gone before it
+    reads the GPU's memory or times anything: a CUDA context's teardown disturbs a timed kernel."""
     from kernelmosaic.verify.judge import Judge
     from kernelmosaic.verify.procs import CandidateProcess
     from kernelmosaic.verify.spec import JobSpec

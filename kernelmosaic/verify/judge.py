@@ -200,6 +200,7 @@ class Judge:
         # gone (worker.main): reaped by ``settle`` before this job measures the GPU's memory or
         # times anything, so their teardown overlaps only this job's untimed start
         self.dying = list(dying or [])
+        self.close_parts: dict[str, float] = {}  # how long close() took, by part (worker diagnostics)
         # a started reference process that never ran candidate code, for the baselines: taken (and
         # set to None) when used; the caller keeps it otherwise
         self.ref_proc = ref_proc
@@ -970,10 +971,10 @@ class Judge:
             out[key]["calls"] = len(rows)
             # stalls that hit some calls only: the medians of the parts then do not add up
             for k in ("round_trip_ms", "hand_over_ms", "candidate_host_ms", "way_back_ms"):
-                xs = sorted(r[k] for r in rows if k in r)
+                xs = [r[k] for r in rows if k in r]
                 if len(xs) >= 4:
-                    out[key][f"{k}_p90"] = round(xs[int(0.9 * (len(xs) - 1))], 5)
-                    out[key][f"{k}_over_1ms_extra"] = sum(x > xs[0] + 1.0 for x in xs)
+                    out[key][f"{k}_p90"] = round(statistics.quantiles(xs, n=10)[-1], 5)
+                    out[key][f"{k}_over_1ms_extra"] = sum(x > min(xs) + 1.0 for x in xs)
             for k in keys:
                 if k.startswith("alloc_"):
                     out[key][k] = sum(r.get(k, 0) for r in rows)  # totals, not medians
@@ -1379,9 +1380,9 @@ class Judge:
             flush = None
             self.start_candidate()
             self.setup_mark("candidate_start")
+            self.settle()  # before the timing sets, the empty calls and the candidate's memory budget
             overhead = 0.0
             if timing_on:
-                self.settle()
                 sets = self.sets = self.timing_sets(mod, ref)
                 self.setup_mark("timing_sets")
                 flush = Flusher(self.device)
@@ -1393,7 +1394,6 @@ class Judge:
             # the reference, the candidate process's start, the timing sets and the empty calls
             self.phases["setup"] = round(time.perf_counter() - t_setup, 4)
             self.phase("compile")
-            self.settle()
             self.mem_mark()
             t0 = time.perf_counter()
             reply = self.load_with_params(self.cand, ref, init)
