@@ -20,6 +20,7 @@ ceilings, vendor kernel tables), which the GPU command carries in and out as one
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import filecmp
 import json
 import os
@@ -299,8 +300,11 @@ def cmd_kbjudge(a) -> None:
             b = best_turn(turns) if turns else None
             t = next((t for t in turns if t.idx == b), turns[-1]) if turns else None
             if t is not None and (e.episode_id, t.idx) not in done:
+                # eager only: KernelBench's speedups are over eager, and a torch.compile baseline costs a
+                # compile per problem that the pilot's device time cannot pay
                 todo.append((e.episode_id, t, VerifyRequest(candidate=t.code, task=task, backend=cfg.backend,
-                                                             protocol="kernelbench", timing=cfg.timing)))
+                                                             protocol="kernelbench",
+                                                             timing=dataclasses.replace(cfg.timing, compile=False))))
         print(f"{len(todo)} turns to judge under the kernelbench protocol", flush=True)
         t0 = time.perf_counter()
         # each recorded as soon as it is judged: a call cut short keeps what it reached

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One pilot call on the GPU machine (benchmarks/pilot.py says how the pilot runs):
-#   bash benchmarks/pilot_gpu.sh ROOT STEP...      STEP: baselines | round | kbjudge | probe | found
+#   bash benchmarks/pilot_gpu.sh ROOT STEP...      STEP: baselines | round | kbjudge | probe | profiles | found
 # State travels as two tar files in $OUT: the pilot folder, and the small files of the cache
 # (baselines, ceilings, vendor kernel tables), which the next call carries in as .pilot-cache.
 set -u
@@ -14,7 +14,9 @@ for step in "$@"; do
   t0=$(date +%s)
   case $step in
     baselines) timeout "${BASELINES_S:-240}" python benchmarks/pilot.py baselines --root "$root" --warm-lanes 14 --limit "${BASELINES_LIMIT:-1000}" ;;
-    probe) timeout "${PROBE_S:-90}" python benchmarks/profiler_probe.py | tee "$OUT/profiler_probe.txt" ;;
+    probe) timeout "${PROBE_S:-150}" python benchmarks/profiler_probe.py | tee "$OUT/profiler_probe.txt" ;;
+    # the profiler as an optimize prompt runs it, on the episode folders in PROFILE_FOLDERS
+    profiles) timeout "${PROFILES_S:-240}" python benchmarks/profiler_probe.py --kernels ${PROFILE_FOLDERS} | tee "$OUT/profiles.txt" ;;
     round) timeout "${ROUND_S:-480}" python benchmarks/pilot.py round --root "$root" --deadline-s "${DEADLINE_S:-400}" --lanes-per-gpu "${LANES:-1}" ;;
     kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" ;;
     found) timeout "${FOUND_S:-120}" python benchmarks/gold_check.py --found-only --out "$OUT/found.jsonl" | tail -3 ;;

@@ -3,6 +3,9 @@ paths where ncu cannot give metrics. This machine has no GPU and no Nsight Compu
 
 import os
 import stat
+import subprocess
+import sys
+from pathlib import Path
 
 from conftest import DATA
 from kernelmosaic.agent.profiler import Profile, parse_raw_csv, profile_candidate
@@ -69,22 +72,66 @@ def test_counter_permission_error_is_reported(tmp_path, monkeypatch):
     assert not p.available and "ERR_NVGPUCTRPERM" in p.note and "not permit" in p.render()
 
 
-def test_cuda_refused_inside_the_sandbox_is_retried_without_landlock(tmp_path, monkeypatch):
-    """On the H200 the profiled process could not start CUDA under landlock (error 304). CuPy
-    words it "cudaErrorOperatingSystem", torch "cudaGetDeviceCount()": either is retried
-    without landlock. A stand-in `ncu` (a shell script) refuses the first run the way CuPy
-    did and answers the second with metrics."""
+def _fake_ncu(tmp_path, script: str) -> None:
     fake = tmp_path / "ncu"
-    csv_file = tmp_path / "raw.csv"
-    csv_file.write_text(RAW_CSV)
-    fake.write_text("#!/bin/sh\nif [ -e tried ]; then cat " + str(csv_file) + "; exit 0; fi\ntouch tried\n"
-                    "echo 'cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorOperatingSystem: OS call failed'\n"
-                    "exit 1\n")
+    fake.write_text("#!/bin/sh\n" + script)
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    (tmp_path / "raw.csv").write_text(RAW_CSV)
+    os.chmod(tmp_path, 0o755)
+    os.chmod(tmp_path / "raw.csv", 0o644)
+
+
+def test_cuda_refused_inside_the_sandbox_is_retried_without_landlock(tmp_path, monkeypatch):
+    """On the H200 the profiled process could not start CUDA under all the sandbox's layers
+    (error 304). CuPy words it "cudaErrorOperatingSystem", torch "cudaGetDeviceCount()": either
+    is retried with a layer left out. A stand-in `ncu` (a shell script) reads the layers that
+    hold from the sandbox's own report, refuses while landlock holds, the way CuPy did, and answers
+    otherwise with metrics."""
+    _fake_ncu(tmp_path, 'case "$KMOSAIC_SANDBOX" in *\'"landlock": "on\'*)\n'
+              "  echo 'cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorOperatingSystem: OS call failed'; exit 1;;\n"
+              f"esac\ncat {tmp_path / 'raw.csv'}\n")
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.delenv("KMOSAIC_NCU", raising=False)
     p = profile_candidate(load_task(DATA / "tasks" / "relu.py"), (DATA / "cpu" / "relu_cc_ok.py").read_text())
     assert p.available and [k.name.split("(")[0] for k in p.kernels] == ["relu_kernel", "reduce_rows"], p.note
+    if sandbox_layers_hold("landlock", tmp_path / "probe"):  # else the first run already had no landlock, and nothing was left out
+        assert "landlock layer was left out" in p.note and "landlock layer was left out" in p.render()
+
+
+def test_each_try_gets_a_fresh_folder(tmp_path, monkeypatch):
+    """The pilot's cuda-backend profiles failed on the retry with a permission error on torch's
+    extension lock: the uid layer gives each try a user id of its own, and the retry ran in the
+    folder the first try had filled. The stand-in `ncu` makes a folder and a file in it on every
+    try, as torch's build does, and is refused on the first."""
+    # where the uid layer holds (root), a stale folder is the permission error itself; elsewhere the
+    # stand-in says what it found, so the test holds on any machine
+    _fake_ncu(tmp_path, "[ -e ext ] && { echo 'PermissionError: the last try left ext/ here'; exit 1; }\n"
+              "mkdir -p ext/build && : > ext/build/lock || { echo 'PermissionError: lock'; exit 1; }\n"
+              "case \"$KMOSAIC_SANDBOX\" in *'\"landlock\": \"on'*) echo 'Error 304: cudaGetDeviceCount'; exit 1;; esac\n"
+              f"cat {tmp_path / 'raw.csv'}\n")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("KMOSAIC_NCU", raising=False)
+    p = profile_candidate(load_task(DATA / "tasks" / "relu.py"), (DATA / "cpu" / "relu_cc_ok.py").read_text())
+    assert p.available, p.note
+
+
+def test_a_driver_refused_under_every_rung_says_so(tmp_path, monkeypatch):
+    _fake_ncu(tmp_path, "echo 'RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 304'; exit 1\n")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("KMOSAIC_NCU", raising=False)
+    p = profile_candidate(load_task(DATA / "tasks" / "relu.py"), (DATA / "cpu" / "relu_cc_ok.py").read_text())
+    assert not p.available and "did not start under ncu inside the sandbox" in p.render(), p.note
+
+
+def sandbox_layers_hold(layer: str, workdir: Path) -> bool:
+    """Whether this machine's sandbox holds ``layer`` (a sandbox owns its workdir: a fresh one)."""
+    from kernelmosaic.verify import sandbox
+
+    workdir.mkdir()
+    out = subprocess.run(sandbox.command(sandbox.SandboxConfig(workdir=str(workdir), execute=["/"]),
+                                         [sys.executable, "-c", "import os; print(os.environ['KMOSAIC_SANDBOX'])"]),
+                         capture_output=True, text=True, timeout=60)
+    return f'"{layer}": "on' in out.stdout
 
 
 def _correct(ms: float) -> dict:

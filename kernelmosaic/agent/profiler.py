@@ -221,36 +221,48 @@ def machine_allows() -> bool:
     return os.environ.get("KMOSAIC_PROFILE", "1").strip().lower() not in ("0", "off", "false", "no")
 
 
+# The sandboxes a profile tries, strongest first, each in a fresh folder. On the H200 the NVIDIA
+# driver refused to start (error 304) in a process that ncu launched under all the layers:
+# benchmarks/profiler_probe.py measures which layer is the cause. A weaker rung is tried only when
+# the stronger one was refused in exactly that way, and the profile's note names what was left out.
+# The candidate is never run as our own user without landlock: one of the two always holds, so it
+# can write nothing but its own folder (landlock) or nothing it does not own (its own uid).
+SANDBOX_RUNGS: tuple[tuple[str, ...], ...] = ((), ("landlock",), ("uid",))
+
+
 def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
     """Run the candidate's forward under ncu and collect per-kernel metrics."""
     ncu = ncu_path()
     if ncu is None:
         return Profile(False, "Nsight Compute (ncu) is not on PATH here")
-    with tempfile.TemporaryDirectory(prefix="kmosaic-profile-") as d:
-        dp = Path(d)
-        (dp / "reference.py").write_text(task.source)
-        (dp / "candidate.py").write_text(code)
-        (dp / "driver.py").write_text(_DRIVER)
-        # the driver itself is the application ncu attaches to; the compilers a build starts are not
-        cmd = [ncu, "--csv", "--page", "raw", "--print-units", "base", "--profile-from-start", "off",
-               "--metrics", ",".join([*METRICS, STALL_REGEX]),
-               sys.executable, str(dp / "driver.py"), str(dp / "reference.py"), str(dp / "candidate.py")]
-        # candidate code runs here: inside the sandbox, with every cache of its libraries in this folder
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HOME": d, "TMPDIR": d, "XDG_CACHE_HOME": d,
-               "TORCH_EXTENSIONS_DIR": d + "/ext", "CUPY_CACHE_DIR": d + "/cupy", "TRITON_CACHE_DIR": d + "/triton"}
-        from ..verify import sandbox
+    from ..verify import sandbox
 
-        os.chmod(d, 0o755)
-        for f in dp.iterdir():
-            os.chmod(f, 0o644)
-        p = None
-        # the NVIDIA driver does not start under landlock on every machine (error 304 on an H200):
-        # then the other layers hold it, and the profile says nothing of it since no verdict depends on it
-        for want in (list(sandbox.LAYERS), [layer for layer in sandbox.LAYERS if layer != "landlock"]):
-            cfg = sandbox.SandboxConfig(workdir=d, execute=["/"], want=want)
+    with tempfile.TemporaryDirectory(prefix="kmosaic-profile-") as top:
+        os.chmod(top, 0o755)
+        p, left_out = None, ()
+        for n, left_out in enumerate(SANDBOX_RUNGS):
+            # a fresh folder per try: the uid layer gives each try a user id of its own, which could
+            # not write into what the last try made there (torch's extension build lock, CuPy's cache)
+            d = os.path.join(top, f"try{n}")
+            os.mkdir(d, 0o755)
+            dp = Path(d)
+            (dp / "reference.py").write_text(task.source)
+            (dp / "candidate.py").write_text(code)
+            (dp / "driver.py").write_text(_DRIVER)
+            for f in dp.iterdir():
+                os.chmod(f, 0o644)
+            # the driver itself is the application ncu attaches to; the compilers a build starts are not
+            cmd = [ncu, "--csv", "--page", "raw", "--print-units", "base", "--profile-from-start", "off",
+                   "--metrics", ",".join([*METRICS, STALL_REGEX]),
+                   sys.executable, str(dp / "driver.py"), str(dp / "reference.py"), str(dp / "candidate.py")]
+            # candidate code runs here: inside the sandbox, with every cache of its libraries in this folder
+            env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HOME": d, "TMPDIR": d, "XDG_CACHE_HOME": d,
+                   "TORCH_EXTENSIONS_DIR": d + "/ext", "CUPY_CACHE_DIR": d + "/cupy", "TRITON_CACHE_DIR": d + "/triton"}
+            cfg = sandbox.SandboxConfig(workdir=d, execute=["/"],
+                                        want=[layer for layer in sandbox.LAYERS if layer not in left_out])
             try:
-                p = subprocess.run(sandbox.command(cfg, cmd), cwd=d, capture_output=True, text=True, timeout=timeout_s,
-                                   env=env)
+                p = subprocess.run(sandbox.command(cfg, cmd), cwd=d, capture_output=True, text=True,
+                                   timeout=timeout_s, env=env)
             except subprocess.TimeoutExpired:
                 return Profile(False, f"ncu did not finish within {timeout_s:.0f}s")
             except OSError as e:
@@ -258,10 +270,19 @@ def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
             if not any(m in p.stdout + p.stderr for m in _DRIVER_REFUSED):
                 break
     blob = p.stdout + "\n" + p.stderr
+    if any(m in blob for m in _DRIVER_REFUSED):
+        tail = " ".join(ln.strip() for ln in blob.strip().splitlines()[-2:])[:200]
+        return Profile(False, "the NVIDIA driver did not start under ncu inside the sandbox, with all its layers, "
+                              f"without landlock or without its own user id ({tail})")
     try:
-        return _interpret(p.returncode, p.stdout, blob)
+        prof = _interpret(p.returncode, p.stdout, blob)
     except (csv.Error, ValueError, IndexError) as e:  # a profile must never cost the turn
         return Profile(False, f"ncu's output could not be read: {e}")
+    if left_out:
+        why = (f"the sandbox's {' and '.join(left_out)} layer was left out of this run: with it, the NVIDIA "
+               "driver did not start under ncu on this machine")
+        prof.note = f"{prof.note}; {why}" if prof.note else why
+    return prof
 
 
 def _interpret(returncode: int, stdout: str, blob: str) -> Profile:
