@@ -284,14 +284,16 @@ def cmd_kbjudge(a) -> None:
     """The KernelBench episodes' best turns (or last, where none is correct), judged again under
     KernelBench's own protocol (its seeds, inputs, tolerances and timing) and recorded beside the
     turns' verdicts, as ``kmosaic bench --protocol kernelbench`` records them. Only these turns:
-    a whole rejudge costs more GPU time than the pilot has."""
+    a whole rejudge costs more GPU time than the pilot has. ``--lanes-per-gpu``: judges sharing the
+    GPU; KernelBench's inputs are made by the CPU generator on one core (up to ~12 s a trial for
+    the largest L1 inputs), so lanes overlap that while timing stays exclusive (verify/quiet)."""
     from kernelmosaic.data.best import best_turn
     from kernelmosaic.task import TaskError
     from kernelmosaic.verify import Verifier
     from kernelmosaic.verify.verifier import VerifyRequest
 
     store = Path(a.root) / "kernelbench" / "store.sqlite"
-    with _workbench(store) as wb, Verifier(device="cuda") as v:
+    with _workbench(store) as wb, Verifier(device="cuda", lanes_per_gpu=a.lanes_per_gpu) as v:
         st = wb.store
         done = {k for rid in st.run_ids() for k in st.protocol_verdicts(rid, "kernelbench")}
         todo = []
@@ -509,6 +511,7 @@ def main() -> None:
     fn.add_argument("--root", required=True)
     k = sub.add_parser("kbjudge")
     k.add_argument("--root", required=True)
+    k.add_argument("--lanes-per-gpu", type=int, default=1, help="judges sharing the GPU (timing stays exclusive)")
     rep = sub.add_parser("report")
     rep.add_argument("--root", required=True)
     rep.add_argument("--out", required=True)

@@ -18,12 +18,14 @@ for step in "$@"; do
     # the profiler as an optimize prompt runs it, on the episode folders in PROFILE_FOLDERS
     profiles) timeout "${PROFILES_S:-240}" python benchmarks/profiler_probe.py --kernels ${PROFILE_FOLDERS} | tee "$OUT/profiles.txt" ;;
     round) timeout "${ROUND_S:-480}" python benchmarks/pilot.py round --root "$root" --deadline-s "${DEADLINE_S:-400}" --lanes-per-gpu "${LANES:-1}" ;;
-    kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" ;;
+    kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" --lanes-per-gpu "${KB_LANES:-${LANES:-1}}" ;;
     found) timeout "${FOUND_S:-120}" python benchmarks/gold_check.py --found-only --out "$OUT/found.jsonl" | tail -3 ;;
   esac
   echo "step $step: rc=$? in $(( $(date +%s) - t0 )) s"
   # after every step: a call cut off by its time limit still brings back what the steps before reached
   tar czf "$OUT/pilot.tgz" "$root"
-  find .pilot-cache -type f -size -8M > /tmp/cachelist; tar czf "$OUT/cache.tgz" -T /tmp/cachelist
+  # the built libraries, not the object files they were linked from: what travels back must fit
+  # the device tool's 64 MiB beside the working tree
+  find .pilot-cache -path .pilot-cache/build/objects -prune -o -type f -size -8M -print > /tmp/cachelist; tar czf "$OUT/cache.tgz" -T /tmp/cachelist
 done
 ls -la "$OUT"

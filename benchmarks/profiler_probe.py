@@ -10,7 +10,9 @@ profiler's own flags. It prints the exit status, whether metric rows came back, 
 sandbox says held, and the last lines of output. The pilot's profiles failed inside the full
 sandbox (error 304 in the profiled process), and this says which layer is the cause.
 ``landlock-drop=R`` runs all the layers with landlock not handling the right R
-(``KMOSAIC_LANDLOCK_DROP``, sandbox.py).
+(``KMOSAIC_LANDLOCK_DROP``, sandbox.py). First, one unsandboxed run prints what the
+profiled process sees under ncu in /dev/shm, /tmp and /var/tmp beyond what was there before,
+and the shared-memory files it has mapped: where ncu and its target meet.
 
 ``--kernels``: each FOLDER is an episode folder of the step CLI (``episode.json`` names the
 task, ``best.py`` is the kernel); the task comes from ``--tasks`` (a task set). It prints what
@@ -46,6 +48,28 @@ PROGS = {
 
 def _but(*xs):
     return [y for y in sandbox.LAYERS if y not in xs]
+
+
+WHERE = ("import os, json\nimport torch\ntorch.zeros(1, device='cuda')\nout = {}\n"
+         "for d in ('/dev/shm', '/tmp', '/var/tmp'):\n    out[d] = sorted(os.listdir(d))\n"
+         "out['maps'] = sorted({ln.split()[-1] for ln in open('/proc/self/maps') if len(ln.split()) > 5 and "
+         "ln.split()[-1].startswith(('/dev/shm', '/tmp', '/var/tmp', '/run'))})\nprint('WHERE', json.dumps(out))\n")
+
+
+def where(ncu: str, top: str) -> None:
+    d = tempfile.mkdtemp(prefix="where-", dir=top)
+    (Path(d) / "p.py").write_text(WHERE)
+    before = {x: set(os.listdir(x)) for x in ("/dev/shm", "/tmp", "/var/tmp") if os.path.isdir(x)}
+    env = {**os.environ, "HOME": d, "TMPDIR": d, "XDG_CACHE_HOME": d}
+    p = subprocess.run([ncu, "--profile-from-start", "off", "--metrics", "gpu__time_duration.sum", sys.executable,
+                        str(Path(d) / "p.py")], cwd=d, capture_output=True, text=True, timeout=60, env=env)
+    got = next((json.loads(ln[6:]) for ln in p.stdout.splitlines() if ln.startswith("WHERE ")), None)
+    if got is None:
+        print(f"where: no answer (rc={p.returncode}): {(p.stdout + p.stderr)[-300:]}", flush=True)
+        return
+    for x, names in before.items():
+        print(f"where: new in {x} under ncu: {sorted(set(got[x]) - names)}", flush=True)
+    print(f"where: mapped: {got['maps']}; in TMPDIR: {sorted(os.listdir(d))}", flush=True)
 
 
 # (name, layers or None for no sandbox, KMOSAIC_LANDLOCK_DROP)
@@ -103,6 +127,7 @@ def matrix(jobs: int) -> None:
         sys.exit("no ncu here")
     with tempfile.TemporaryDirectory(prefix="probe-") as top:
         os.chmod(top, 0o755)
+        where(ncu, top)
         todo = [(prog, *v) for v in VARIANTS for prog in PROGS]
         with ThreadPoolExecutor(jobs) as ex:
             for line in ex.map(lambda t: run_one(ncu, top, *t), todo):

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import DATA
 from kernelmosaic.agent.profiler import Profile, parse_raw_csv, profile_candidate
 from kernelmosaic.task import load_task
@@ -166,3 +168,41 @@ def test_loop_profiles_only_correct_kernels_headed_for_an_optimize_prompt(tmp_pa
     monkeypatch.setenv("KMOSAIC_PROFILE", "0")
     off = rec(EpisodeConfig(max_optimize=1), _correct(0.5))
     assert off.feedback.endswith("Profiler: no metrics (off on this machine (KMOSAIC_PROFILE=0)).")
+
+
+_LOAD_INLINE = '''
+import os, torch
+from torch.utils.cpp_extension import load_inline
+m = load_inline("kmosaic_profile_twice", "torch::Tensor twice(torch::Tensor x) { return x * 2; }",
+                functions=["twice"], build_directory=os.getcwd())
+print("BUILT", float(m.twice(torch.ones(3)).sum()))
+'''
+
+
+def test_a_load_inline_build_runs_inside_the_profiles_sandbox(tmp_path):
+    """A cuda-backend candidate builds its extension when the profile's driver imports it. On the
+    H200 that build failed: "ninja: fatal: posix_spawn: Operation not permitted" (ninja puts each
+    compiler in a process group of its own, and the sandbox's seccomp layer refuses setpgid).
+    The driver runs the build as the verifier's builder does, without ninja. Control: the same
+    build without that runner fails the same way here, where seccomp holds."""
+    from kernelmosaic.agent import profiler
+    from kernelmosaic.verify import sandbox
+
+    def run(prelude: str, name: str) -> subprocess.CompletedProcess:
+        d = tmp_path / name
+        d.mkdir()
+        os.chmod(d, 0o755)
+        env = {**os.environ, "HOME": str(d), "TMPDIR": str(d), "PYTHONDONTWRITEBYTECODE": "1",
+               "PYTHONPATH": os.pathsep.join(filter(None, [profiler._PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))}
+        cfg = sandbox.SandboxConfig(workdir=str(d), execute=["/"])
+        return subprocess.run(sandbox.command(cfg, [sys.executable, "-c", prelude + _LOAD_INLINE]), cwd=d,
+                              capture_output=True, text=True, env=env, timeout=600)
+
+    if not sandbox_layers_hold("seccomp", tmp_path / "probe"):
+        pytest.skip("no seccomp layer here: ninja's setpgid is not refused")
+    control = run("", "ninja")
+    assert control.returncode != 0 and "posix_spawn: Operation not permitted" in control.stdout + control.stderr, \
+        (control.stdout + control.stderr)[-600:]
+    ok = run(profiler._BUILD_RUNNER, "runner")
+    assert ok.returncode == 0 and "BUILT 6.0" in ok.stdout, (ok.stdout + ok.stderr)[-1500:]
+

@@ -68,7 +68,20 @@ STALL_HINTS = {
     "sleeping": "sleeping",
 }
 
-_DRIVER = r'''
+_BUILD_RUNNER = r'''
+# load_inline's build runs as the verifier's builder runs it (argument lists, no ninja, no
+# shell): ninja starts each compiler in a process group of its own, and the sandbox's seccomp
+# layer refuses setpgid ("ninja: fatal: posix_spawn: Operation not permitted")
+try:
+    from torch.utils import cpp_extension as _ce
+    from kernelmosaic.verify.builder import run_build_file as _run_build_file
+    _ce.verify_ninja_availability = lambda: None
+    _ce._run_ninja_build = lambda build_directory, verbose, error_prefix: _run_build_file(build_directory, error_prefix)
+except ImportError:
+    pass
+'''
+
+_DRIVER = _BUILD_RUNNER + r'''
 import importlib.util, sys
 import torch
 
@@ -228,6 +241,8 @@ def machine_allows() -> bool:
 # The candidate is never run as our own user without landlock: one of the two always holds, so it
 # can write nothing but its own folder (landlock) or nothing it does not own (its own uid).
 SANDBOX_RUNGS: tuple[tuple[str, ...], ...] = ((), ("landlock",), ("uid",))
+# the driver imports the verifier's build runner from this package, wherever it is installed
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
@@ -257,7 +272,8 @@ def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
                    sys.executable, str(dp / "driver.py"), str(dp / "reference.py"), str(dp / "candidate.py")]
             # candidate code runs here: inside the sandbox, with every cache of its libraries in this folder
             env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HOME": d, "TMPDIR": d, "XDG_CACHE_HOME": d,
-                   "TORCH_EXTENSIONS_DIR": d + "/ext", "CUPY_CACHE_DIR": d + "/cupy", "TRITON_CACHE_DIR": d + "/triton"}
+                   "TORCH_EXTENSIONS_DIR": d + "/ext", "CUPY_CACHE_DIR": d + "/cupy", "TRITON_CACHE_DIR": d + "/triton",
+                   "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))}
             cfg = sandbox.SandboxConfig(workdir=d, execute=["/"],
                                         want=[layer for layer in sandbox.LAYERS if layer not in left_out])
             try:

@@ -7,8 +7,11 @@ cuda_src = r"""
 #include <ATen/cuda/CUDAContext.h>
 #include <cstdint>
 
+// swish(x) = x * sigmoid(x) = x / (1 + e^-x). Fast exp (ex2.approx) + fast divide (rcp.approx):
+// ~2 ulp each, far inside the 1e-4 tolerance, and cuts the ALU work per element to a few instructions
+// so the kernel stays bandwidth bound. For x -> -inf, e^-x = inf and __fdividef gives -0 (exact limit).
 __device__ __forceinline__ float op(float x, float p) {
-    return x / (1.0f + expf(-x));
+    return __fdividef(x, 1.0f + __expf(-x));
 }
 
 // Vectorized grid-stride elementwise kernel: UNROLL float4 per thread per iteration.
@@ -22,7 +25,7 @@ __global__ void __launch_bounds__(256) ew_vec_kernel(const float4* __restrict__ 
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
             int64_t i = base + (int64_t)u * stride;
-            if (i < n4) v[u] = __ldcs(x + i);
+            if (i < n4) v[u] = x[i];
         }
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
@@ -30,7 +33,7 @@ __global__ void __launch_bounds__(256) ew_vec_kernel(const float4* __restrict__ 
             if (i < n4) {
                 float4 r;
                 r.x = op(v[u].x, p); r.y = op(v[u].y, p); r.z = op(v[u].z, p); r.w = op(v[u].w, p);
-                __stcs(y + i, r);
+                y[i] = r;
             }
         }
     }
@@ -81,7 +84,7 @@ torch::Tensor ew_forward(torch::Tensor x, double p_) {
 }
 """
 
-ext = load_inline(name="swish_ext6", cpp_sources="torch::Tensor ew_forward(torch::Tensor x, double p_);",
+ext = load_inline(name="swish_ext6b", cpp_sources="torch::Tensor ew_forward(torch::Tensor x, double p_);",
                   cuda_sources=cuda_src, functions=["ew_forward"], extra_cuda_cflags=["-O3"], verbose=False)
 
 class ModelNew(nn.Module):

@@ -3,50 +3,46 @@ import torch.nn as nn
 from kernelmosaic.verify import nvrtc
 
 _SRC = r"""
-__device__ __forceinline__ float op_f(float x, float alpha) {
+__device__ __forceinline__ float op_f(float x) {
     return x * 0.5f * (1.0f + erff(x * 0.7071067811865476f));
 }
-
-__device__ __forceinline__ float4 op_v(float4 v, float alpha) {
+__device__ __forceinline__ float4 op_v(float4 v) {
     float4 r;
-    r.x = op_f(v.x, alpha); r.y = op_f(v.y, alpha);
-    r.z = op_f(v.z, alpha); r.w = op_f(v.w, alpha);
+    r.x = op_f(v.x); r.y = op_f(v.y);
+    r.z = op_f(v.z); r.w = op_f(v.w);
     return r;
 }
-
-// Each block of 256 threads handles 1024 float4 (4096 floats); each thread 4 float4,
-// loads issued before compute for memory-level parallelism. Tail (<4 floats) by block 0.
-__global__ void ew_kernel(const float* __restrict__ x, float* __restrict__ y, long n, float alpha) {
+// Each block of 256 threads handles 512 float4; each thread 2 float4 (i, i + 256), both loads
+// issued before compute. Default-cached loads/stores; low register use -> full occupancy.
+__global__ void __launch_bounds__(256) gelu_kernel(const float* __restrict__ x, float* __restrict__ y, long n) {
     const long n4 = n >> 2;
-    const long base = (long)blockIdx.x * 1024L + threadIdx.x;
+    const long i0 = (long)blockIdx.x * 512L + threadIdx.x;
+    const long i1 = i0 + 256L;
     const bool aligned = ((((unsigned long long)x) | ((unsigned long long)y)) & 15ULL) == 0ULL;
     if (aligned) {
         const float4* __restrict__ x4 = reinterpret_cast<const float4*>(x);
         float4* __restrict__ y4 = reinterpret_cast<float4*>(y);
-        float4 v[4];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            long i = base + k * 256L;
-            if (i < n4) v[k] = __ldcs(x4 + i);
-        }
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            long i = base + k * 256L;
-            if (i < n4) __stcs(y4 + i, op_v(v[k], alpha));
+        if (i1 < n4) {
+            float4 a = __ldg(x4 + i0);
+            float4 b = __ldg(x4 + i1);
+            y4[i0] = op_v(a);
+            y4[i1] = op_v(b);
+        } else if (i0 < n4) {
+            y4[i0] = op_v(__ldg(x4 + i0));
         }
     } else {
+        if (i0 < n4) {
 #pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            long i = base + k * 256L;
-            if (i < n4) {
+            for (int j = 0; j < 4; ++j) y[4 * i0 + j] = op_f(x[4 * i0 + j]);
+        }
+        if (i1 < n4) {
 #pragma unroll
-                for (int j = 0; j < 4; ++j) y[4 * i + j] = op_f(x[4 * i + j], alpha);
-            }
+            for (int j = 0; j < 4; ++j) y[4 * i1 + j] = op_f(x[4 * i1 + j]);
         }
     }
     if (blockIdx.x == 0) {
-        long t = (n4 << 2) + threadIdx.x;
-        if (t < n) y[t] = op_f(x[t], alpha);
+        const long t = (n4 << 2) + threadIdx.x;
+        if (t < n) y[t] = op_f(x[t]);
     }
 }
 """
@@ -63,6 +59,6 @@ class ModelNew(nn.Module):
         y = torch.empty_like(x)
         n = x.numel()
         if n > 0:
-            blocks = max(1, ((n >> 2) + 1023) // 1024)
-            _mod.ew_kernel(grid=(blocks,), block=(256,), args=(x, y, n, 0.0))
+            blocks = max(1, ((n >> 2) + 511) // 512)
+            _mod.gelu_kernel(grid=(blocks,), block=(256,), args=(x, y, n))
         return y

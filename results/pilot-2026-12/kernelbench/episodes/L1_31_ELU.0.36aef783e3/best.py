@@ -7,37 +7,42 @@ __device__ __forceinline__ float op_f(float x, float alpha) {
     return x > 0.f ? x : alpha * expm1f(x);
 }
 
+// Exact ELU on a float4; the expm1f path only runs when one of the 4 values is <= 0
+// (or NaN-free negative). NaN: x > 0 is false and x <= 0 is false -> returns x (NaN), same as op_f.
 __device__ __forceinline__ float4 op_v(float4 v, float alpha) {
-    float4 r;
-    r.x = op_f(v.x, alpha); r.y = op_f(v.y, alpha);
-    r.z = op_f(v.z, alpha); r.w = op_f(v.w, alpha);
-    return r;
+    const bool any_neg = (v.x <= 0.f) | (v.y <= 0.f) | (v.z <= 0.f) | (v.w <= 0.f);
+    if (any_neg) {
+        v.x = op_f(v.x, alpha); v.y = op_f(v.y, alpha);
+        v.z = op_f(v.z, alpha); v.w = op_f(v.w, alpha);
+    }
+    return v;
 }
 
-// Each block of 256 threads handles 1024 float4 (4096 floats); each thread 4 float4,
-// loads issued before compute for memory-level parallelism. Tail (<4 floats) by block 0.
-__global__ void ew_kernel(const float* __restrict__ x, float* __restrict__ y, long n, float alpha) {
+// One-shot (non-persistent) grid like PyTorch's elementwise path: each block of 256 threads owns
+// 512 contiguous float4 (2048 floats); each thread issues both 16-byte loads before computing.
+// Plain read-only loads and plain stores (no streaming cache hints). Tail (<4 floats) by block 0.
+__global__ void __launch_bounds__(256) ew_kernel(const float* __restrict__ x, float* __restrict__ y, long n, float alpha) {
     const long n4 = n >> 2;
-    const long base = (long)blockIdx.x * 1024L + threadIdx.x;
+    const long base = (long)blockIdx.x * 512L + threadIdx.x;
     const bool aligned = ((((unsigned long long)x) | ((unsigned long long)y)) & 15ULL) == 0ULL;
     if (aligned) {
         const float4* __restrict__ x4 = reinterpret_cast<const float4*>(x);
         float4* __restrict__ y4 = reinterpret_cast<float4*>(y);
-        float4 v[4];
+        float4 v[2];
 #pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            long i = base + k * 256L;
-            if (i < n4) v[k] = __ldcs(x4 + i);
+        for (int k = 0; k < 2; ++k) {
+            const long i = base + k * 256L;
+            if (i < n4) v[k] = __ldg(x4 + i);
         }
 #pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            long i = base + k * 256L;
-            if (i < n4) __stcs(y4 + i, op_v(v[k], alpha));
+        for (int k = 0; k < 2; ++k) {
+            const long i = base + k * 256L;
+            if (i < n4) y4[i] = op_v(v[k], alpha);
         }
     } else {
 #pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            long i = base + k * 256L;
+        for (int k = 0; k < 2; ++k) {
+            const long i = base + k * 256L;
             if (i < n4) {
 #pragma unroll
                 for (int j = 0; j < 4; ++j) y[4 * i + j] = op_f(x[4 * i + j], alpha);
@@ -45,7 +50,7 @@ __global__ void ew_kernel(const float* __restrict__ x, float* __restrict__ y, lo
         }
     }
     if (blockIdx.x == 0) {
-        long t = (n4 << 2) + threadIdx.x;
+        const long t = (n4 << 2) + threadIdx.x;
         if (t < n) y[t] = op_f(x[t], alpha);
     }
 }
@@ -64,6 +69,6 @@ class ModelNew(nn.Module):
         y = torch.empty_like(x)
         n = x.numel()
         if n > 0:
-            blocks = max(1, ((n >> 2) + 1023) // 1024)
+            blocks = max(1, ((n >> 2) + 511) // 512)
             _mod.ew_kernel(grid=(blocks,), block=(256,), args=(x, y, n, float(self.alpha)))
         return y

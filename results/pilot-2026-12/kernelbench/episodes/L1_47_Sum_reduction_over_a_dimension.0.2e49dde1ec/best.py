@@ -14,21 +14,26 @@ __global__ void sum_mid(const float* __restrict__ x, float* __restrict__ out,
     const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;   // 512 threads = 32 x 16
     const long col = cb * 32 + tx;
     __shared__ float sh[16][33];
-    float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f;
+    // 8 independent accumulators -> 8 coalesced 128-byte row loads in flight per warp (plain cached loads).
+    float a[8];
+    #pragma unroll
+    for (int u = 0; u < 8; ++u) a[u] = 0.f;
     if (col < inner && o < outer) {
-        const float* __restrict__ p = x + o * R * inner + col;
+        const float* __restrict__ p = x + o * R * inner + col + (long)ty * inner;
         const long step = 16L * inner;
         long r = ty;
-        for (; r + 48 < R; r += 64) {
-            float v0 = __ldcs(p + r * inner);
-            float v1 = __ldcs(p + r * inner + step);
-            float v2 = __ldcs(p + r * inner + 2 * step);
-            float v3 = __ldcs(p + r * inner + 3 * step);
-            a0 += v0; a1 += v1; a2 += v2; a3 += v3;
+        for (; r + 7 * 16 < R; r += 8 * 16) {
+            float v[8];
+            #pragma unroll
+            for (int u = 0; u < 8; ++u) v[u] = p[u * step];
+            #pragma unroll
+            for (int u = 0; u < 8; ++u) a[u] += v[u];
+            p += 8 * step;
         }
-        for (; r < R; r += 16) a0 += __ldcs(p + r * inner);
+        for (; r < R; r += 16) { a[0] += *p; p += step; }
     }
-    sh[ty][tx] = (a0 + a1) + (a2 + a3);
+    const float part = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+    sh[ty][tx] = part;
     __syncthreads();
     if (ty == 0 && col < inner && o < outer) {
         float s = 0.f;
