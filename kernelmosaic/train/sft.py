@@ -68,26 +68,35 @@ def _linear_attention_layers(config) -> bool:
 
 
 def _fla_available() -> bool:
-    try:
-        import fla  # noqa: F401
-    except Exception:
-        return False
-    return True
+    from .linear_attention import fla_ops
+
+    return fla_ops() is not None
 
 
 def decide_packing(requested: Any, model_config) -> tuple[bool, str]:
     """Packing (padding-free, TRL's best-fit-decreasing) unless the model cannot keep packed
-    sequences apart: the torch fallback of Qwen3.5's gated-delta-net layers ignores sequence
-    boundaries, so without flash-linear-attention (``fla``) those models get padded batches."""
-    unsafe = _linear_attention_layers(model_config) and not _fla_available()
-    if requested == "auto":
-        if unsafe:
-            return False, "padded batches: linear-attention layers without flash-linear-attention ignore packed boundaries"
-        return True, "packing (best-fit decreasing, padding-free)"
-    if requested and unsafe:
+    sequences apart. Linear-attention layers (Qwen3.5's gated delta net) can only when
+    flash-linear-attention (``fla``) imports and train/linear_attention.py has a packed path for
+    the model: transformers' own GDN layers run the short convolution over the whole packed row
+    (and, without fla, the delta rule too). Saying "packing" for such a model installs that
+    path (``linear_attention.enable``), so the answer and the model's behaviour cannot disagree."""
+    from . import linear_attention
+
+    if requested is False:
+        return False, "padded batches (set in the config)"
+    linear = _linear_attention_layers(model_config)
+    safe = not linear or linear_attention.enable(model_config)
+    if not safe and requested == "auto":
+        why = ("flash-linear-attention does not import" if not _fla_available() else
+               f"no packed path for model_type {linear_attention.text_model_type(model_config)!r}")
+        return False, f"padded batches: linear-attention layers would mix packed sequences ({why})"
+    if not safe:
         raise ConfigError("data.packing: true would let packed sequences leak into each other in this model's "
                           "linear-attention layers (install flash-linear-attention, or set packing: false)")
-    return bool(requested), "packing (set in the config)" if requested else "padded batches (set in the config)"
+    if requested == "auto":
+        return True, ("packing (best-fit decreasing, padding-free" +
+                      ("; linear attention through fla's varlen kernels)" if linear else ")"))
+    return True, "packing (set in the config)"
 
 
 def _load_tokenizer(cfg: TrainConfig):
