@@ -69,16 +69,10 @@ STALL_HINTS = {
 }
 
 _BUILD_RUNNER = r'''
-# load_inline's build runs as the verifier's builder runs it (argument lists, no ninja, no
-# shell): ninja starts each compiler in a process group of its own, and the sandbox's seccomp
-# layer refuses setpgid ("ninja: fatal: posix_spawn: Operation not permitted")
-try:
-    from torch.utils import cpp_extension as _ce
-    from kernelmosaic.verify.builder import run_build_file as _run_build_file
-    _ce.verify_ninja_availability = lambda: None
-    _ce._run_ninja_build = lambda build_directory, verbose, error_prefix: _run_build_file(build_directory, error_prefix)
-except ImportError:
-    pass
+# load_inline's build runs as the verifier's builder runs it (no ninja, whose setpgid the
+# sandbox's seccomp layer refuses: "ninja: fatal: posix_spawn: Operation not permitted")
+from kernelmosaic.verify.builder import build_without_ninja
+build_without_ninja()
 '''
 
 _DRIVER = _BUILD_RUNNER + r'''

@@ -390,6 +390,18 @@ def run_build_file(build_dir: str, error_prefix: str = "Error building extension
         objects.write()
 
 
+def build_without_ninja(objects=None) -> None:
+    """Make torch's ``cpp_extension`` run the build files it writes through ``run_build_file``
+    (argument lists: no ninja, no shell). ``objects``: build folder -> ObjectCache, or None.
+    Also the profiler's driver (agent/profiler.py): ninja starts each compiler in a process
+    group of its own, which the sandbox's seccomp layer refuses (setpgid)."""
+    from torch.utils import cpp_extension as ce
+
+    ce.verify_ninja_availability = lambda: None
+    ce._run_ninja_build = lambda build_directory, verbose, error_prefix: run_build_file(
+        build_directory, error_prefix, objects(build_directory) if objects else None)
+
+
 def build(req: BuildRequest, staging: str, objects_dir: str | None = None, toolchain: str = "") -> str:
     """Build ``req`` into ``staging``; returns the library's path. Runs inside the builder sandbox.
     ``objects_dir``: the judge's object cache (read only here), for ``load_inline``'s compiles,
@@ -413,9 +425,7 @@ def build(req: BuildRequest, staging: str, objects_dir: str | None = None, toolc
 
     # torch writes the build file and would run ninja (through /bin/sh) and import the result:
     # here the commands run as argument lists, and nothing is imported
-    ce.verify_ninja_availability = lambda: None
-    ce._run_ninja_build = lambda build_directory, verbose, error_prefix: run_build_file(
-        build_directory, error_prefix, ObjectCache(objects_dir, build_directory, toolchain) if objects_dir and toolchain else None)
+    build_without_ninja(lambda d: ObjectCache(objects_dir, d, toolchain) if objects_dir and toolchain else None)
     ce._import_module_from_library = lambda *a, **k: None
     ce.load_inline(req.name, req.cpp_sources, cuda_sources=req.cuda_sources or None, functions=req.functions,
                    extra_cflags=req.extra_cflags, extra_cuda_cflags=req.extra_cuda_cflags, extra_ldflags=req.extra_ldflags,
