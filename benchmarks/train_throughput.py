@@ -191,6 +191,8 @@ def linear_attention_check(model_cfg: dict | None = None, device: str = "cuda", 
     mt = cfg["model_type"]
     out = {"model": {k: v for k, v in cfg.items() if k != "layer_types"}, "attn_implementation": attn, "dtype": dtype,
            "fla": _fla_version()}
+    if cuda:  # fla's kernel itself against the torch reference: what #640 gets wrong
+        out["delta_rule_vs_torch"] = LA.delta_rule_check(tol=tol)
     LA.uninstall(mt)
     try:
         LA.install(mt)
@@ -271,9 +273,26 @@ class Timer:
         return _CB()
 
 
-def run_mode(args) -> dict:
+def fla_setup(args) -> dict:
+    """--no-fla and --fla-unguarded, in each mode's and the check's own process, before anything
+    imports transformers' modeling code. Returns what the result files record."""
     if args.no_fla:
-        block_fla()  # before anything imports transformers' modeling code
+        block_fla()
+        return {}
+    from kernelmosaic.train import linear_attention as LA
+
+    refusal = LA.fla_refusal()
+    if refusal and args.fla_unguarded:
+        LA.unguard_fla()
+        return {"fla_refusal_lifted": refusal}
+    if refusal and args.arch == "qwen3.5":
+        raise SystemExit(f"{refusal}. --fla-unguarded lifts the refusal for a measurement (the check then "
+                         f"compares fla's gradients with the torch reference), --no-fla runs without fla")
+    return {}
+
+
+def run_mode(args) -> dict:
+    fla_flags = fla_setup(args)
     import torch
     from datasets import Dataset
     from peft import LoraConfig
@@ -412,7 +431,7 @@ def run_mode(args) -> dict:
                            "12*layers*heads*head_dim*ctx (causal attention fwd+bwd; full-attention layers only); "
                            "per non-padding token; no recompute, no LoRA FLOPs, linear-attention recurrence and "
                            "conv not counted; peak 989 TFLOP/s per H200",
-        "env": env_info(),
+        "env": {**env_info(), **fla_flags},
         "steps": timer.steps,
     }
     if rank == 0:
@@ -426,8 +445,7 @@ def run_mode(args) -> dict:
 def run_check(args) -> dict:
     """``linear_attention_check`` on the GPU (bf16, fla) or, with --tiny, on the CPU (float32, the
     torch path); writes check.json and prints one line per variant."""
-    if args.no_fla:
-        block_fla()
+    fla_flags = fla_setup(args)
     import torch
 
     cuda = torch.cuda.is_available() and not args.tiny
@@ -437,14 +455,14 @@ def run_check(args) -> dict:
     else:
         res = linear_attention_check(TINY35, device="cpu", dtype="float32", lengths=(37, 100, 5, 64, 2))
     res["wall_s"] = time.perf_counter() - t0
-    res["env"] = env_info()
+    res["env"] = {**env_info(), **fla_flags}
     (Path(args.out) / "check.json").write_text(json.dumps(res, indent=2))
-    for k in ("packed_path", "transformers_as_is", "our_conv_transformers_delta_rule", "varlen_attention"):
+    for k in ("delta_rule_vs_torch", "packed_path", "transformers_as_is", "our_conv_transformers_delta_rule", "varlen_attention"):
         if k in res:
             v = res[k]
             print(json.dumps({"check": k, **{f: v.get(f) for f in ("ok", "logits_rel_diff", "grad_rel_diff",
                                                                    "loss_max_abs_diff", "max_abs_err_vs_sdpa",
-                                                                   "error") if f in v}}))
+                                                                   "rel_diff", "error") if f in v}}))
     return res
 
 
@@ -544,6 +562,9 @@ def main() -> None:
                                     f"{','.join(DEFAULT_MODES['qwen3'])}; qwen3.5 {','.join(DEFAULT_MODES['qwen3.5'])}).")
     ap.add_argument("--no-fla", action="store_true",
                     help="Hide flash-linear-attention from the run (results named *_nofla_*).")
+    ap.add_argument("--fla-unguarded", action="store_true",
+                    help="Lift fla's refusal of Hopper with Triton < 3.7.1 (fla issue #640) in this run; the "
+                         "check then compares fla's delta rule and its gradients with the torch reference.")
     ap.add_argument("--check", action="store_true", help="qwen3.5: first the packed-vs-alone check (check.json), "
                                                          "in its own process.")
     ap.add_argument("--check-only", action="store_true", help="Run only that check, in this process.")

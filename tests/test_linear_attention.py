@@ -186,6 +186,40 @@ def test_decide_packing_follows_fla(monkeypatch, restore):
         decide_packing(True, nxt)
 
 
+def test_fla_refusal_of_hopper_stops_training_before_it_starts(monkeypatch, restore):
+    """fla 0.6 raises in the delta rule's backward on Hopper with 3.4 <= Triton < 3.7.1 (its
+    issue #640), padded rows too. fla_refusal reads fla's own flags (stood in for by a module:
+    this machine has neither fla nor Hopper), decide_packing turns it into a config error, and
+    unguard_fla lifts it for the benchmark's measurement."""
+    import types
+
+    from transformers import AutoConfig
+
+    guard = types.ModuleType(LA.FLA_GUARD_MODULE)
+    guard.IS_NVIDIA_HOPPER, guard.TRITON_ABOVE_3_4_0, guard.TRITON_ABOVE_3_7_1 = True, True, False
+    monkeypatch.setitem(sys.modules, LA.FLA_GUARD_MODULE, guard)
+    monkeypatch.setattr(LA, "fla_ops", lambda: (object(), object()))
+    real_find_spec = LA.importlib.util.find_spec
+    monkeypatch.setattr(LA.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "tilelang" else real_find_spec(name, *a))
+    qwen35 = AutoConfig.for_model("qwen3_5_text", num_hidden_layers=4)
+    assert "#640" in (LA.fla_refusal() or "")
+    for requested in ("auto", True, False):
+        with pytest.raises(ConfigError, match="Triton >= 3.7.1 or tilelang"):
+            decide_packing(requested, qwen35)
+    assert decide_packing("auto", AutoConfig.for_model("qwen3", num_hidden_layers=2))[0] is True  # no fla in it
+
+    # Triton 3.7.1, or another GPU: nothing refused
+    guard.TRITON_ABOVE_3_7_1 = True
+    assert LA.fla_refusal() is None and decide_packing("auto", qwen35)[0] is True
+    guard.TRITON_ABOVE_3_7_1, guard.IS_NVIDIA_HOPPER = False, False
+    assert LA.fla_refusal() is None
+    # lifting it, as --fla-unguarded does
+    guard.IS_NVIDIA_HOPPER = True
+    assert LA.unguard_fla() is True and guard.TRITON_ABOVE_3_7_1 is True and LA.fla_refusal() is None
+    assert LA.unguard_fla() is False
+
+
 def test_throughput_benchmark_qwen35_tiny(tmp_path):
     """The benchmark's Qwen3.5 path end to end on the CPU: the check, then a packed run (the
     torch path: there is no fla here), and the summary with both (about 40 s; the padded mode

@@ -32,6 +32,7 @@ sequence run alone, through whatever functions are installed.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 from functools import lru_cache
 from types import ModuleType
@@ -63,6 +64,53 @@ def fla_ops() -> tuple[Callable, Callable] | None:
     except Exception:  # noqa: BLE001 - a broken install (triton mismatch, missing einops) means: not available
         return None
     return chunk_gated_delta_rule, causal_conv1d
+
+
+FLA_GUARD_MODULE = "fla.ops.common.chunk_o"  # where fla keeps its Hopper/Triton refusal (#640)
+
+
+def fla_refusal() -> str | None:
+    """Why fla will refuse the gated delta rule's backward in this process, or None.
+
+    fla 0.6 raises in ``chunk_bwd_dqkwg`` on Hopper with 3.4.0 <= Triton < 3.7.1 (Triton
+    miscompiles one of its tiles there: fla issue #640), unless tilelang is installed for fla's
+    dispatch to use instead. transformers calls the same kernel whenever fla is installed, padded
+    rows too, so a run that goes ahead crashes at its first backward, after the model has loaded.
+    Read from fla's own flags, so a fla release that changes the range is followed."""
+    if fla_ops() is None:
+        return None
+    try:
+        mod = importlib.import_module(FLA_GUARD_MODULE)
+    except Exception:  # noqa: BLE001 - another fla layout: nothing known to refuse
+        return None
+    flags = ("IS_NVIDIA_HOPPER", "TRITON_ABOVE_3_4_0", "TRITON_ABOVE_3_7_1")
+    if not all(hasattr(mod, f) for f in flags):
+        return None
+    if not (mod.IS_NVIDIA_HOPPER and mod.TRITON_ABOVE_3_4_0 and not mod.TRITON_ABOVE_3_7_1):
+        return None
+    if importlib.util.find_spec("tilelang") is not None:
+        return None
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        triton = version("triton")
+    except PackageNotFoundError:  # fla says it is there; the name only fills the message
+        triton = "?"
+    return (f"flash-linear-attention refuses the gated delta rule's backward on Hopper with Triton "
+            f"{triton} (3.4.0 <= Triton < 3.7.1 miscompiles it: fla issue #640). Install "
+            f"Triton >= 3.7.1 or tilelang, or uninstall flash-linear-attention (transformers then runs its "
+            f"torch reference of the delta rule, which is much slower, and rows are not packed)")
+
+
+def unguard_fla() -> bool:
+    """Lift fla's #640 refusal in this process; True if there was one to lift. For measurement
+    only (``benchmarks/train_throughput.py --fla-unguarded``), and only beside
+    ``delta_rule_check``, which compares fla's gradients with the torch reference on this GPU:
+    fla's report places the miscompile at 64-wide key tiles, and Hopper's tiling is 128 wide."""
+    if fla_refusal() is None:
+        return False
+    importlib.import_module(FLA_GUARD_MODULE).TRITON_ABOVE_3_7_1 = True
+    return True
 
 
 def text_model_type(config: Any) -> str | None:
@@ -259,6 +307,66 @@ def _outside_graphs(fn: Callable) -> Callable:
 # --- the correctness check -----------------------------------------------------------------------
 
 CHECK_LENGTHS = (37, 300, 5, 1000, 129, 64, 2)  # boundaries inside and at fla's 64-token chunks
+
+
+def delta_rule_check(lengths: tuple[int, ...] | list[int] = CHECK_LENGTHS, *, heads: int = 16, value_heads: int = 32,
+                     head_dim: int = 128, seed: int = 0, tol: float = 0.05) -> dict[str, Any]:
+    """fla's varlen gated delta rule (bf16, CUDA) against transformers' torch reference run on
+    each sequence alone in float32: the output and the gradients of q, k, v, g and beta, each as
+    ||fla - ref|| / ||ref||. The defaults are Qwen3.5-9B's linear-attention heads (16 query/key
+    heads, 32 value heads, 128 wide). fla's issue #640 is wrong gradients of beta and g on Hopper,
+    which this sees and a packed-against-alone check through fla alone cannot. ``ok``: every
+    difference within ``tol``."""
+    import torch
+
+    from transformers.models.qwen3_5 import modeling_qwen3_5 as mq
+
+    ops = fla_ops()
+    if ops is None:
+        return {"ok": False, "error": "flash-linear-attention does not import"}
+    reference = inspect.unwrap(mq.torch_chunk_gated_delta_rule)
+    reference = getattr(reference, "kmosaic_original", reference)
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    T, rep = sum(lengths), value_heads // heads
+
+    def rand(*shape):
+        return torch.randn(*shape, device="cuda", generator=gen)
+
+    leaves = {"q": rand(1, T, heads, head_dim), "k": rand(1, T, heads, head_dim), "v": rand(1, T, value_heads, head_dim),
+              # log-decay in (-0.05, 0): slow, so state carried across a boundary would show
+              "g": -0.05 * torch.rand(1, T, value_heads, device="cuda", generator=gen),
+              "beta": torch.rand(1, T, value_heads, device="cuda", generator=gen)}
+    w = rand(1, T, value_heads, head_dim)
+    cu = torch.tensor([0, *torch.tensor(list(lengths)).cumsum(0).tolist()], device="cuda", dtype=torch.int32)
+
+    def run(fn, dtype):
+        x = {n: t.detach().to(dtype).requires_grad_(True) for n, t in leaves.items()}
+        o = fn(x)
+        (o.float() * w).sum().backward()
+        return o.detach().float(), {n: t.grad.float() for n, t in x.items()}
+
+    def fla_fn(x):
+        return ops[0](x["q"], x["k"], x["v"], g=x["g"], beta=x["beta"], initial_state=None, output_final_state=False,
+                      use_qk_l2norm_in_kernel=True, cu_seqlens=cu.long())[0]
+
+    def ref_fn(x):  # transformers 5.17 repeats the query/key heads before its delta rule; so here
+        return delta_rule_per_sequence(reference, x["q"].repeat_interleave(rep, 2), x["k"].repeat_interleave(rep, 2),
+                                       x["v"], x["g"], x["beta"], cu, use_qk_l2norm_in_kernel=True)[0]
+
+    res: dict[str, Any] = {"lengths": list(lengths), "heads": heads, "value_heads": value_heads,
+                           "head_dim": head_dim, "tol": tol}
+    try:
+        o_ref, g_ref = run(ref_fn, torch.float32)
+        o_fla, g_fla = run(fla_fn, torch.bfloat16)
+    except Exception as e:  # noqa: BLE001 - fla refusing (#640) or failing is the result
+        return {**res, "ok": False, "error": f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"}
+
+    def rel(a, b):
+        return (a - b).norm().item() / max(b.norm().item(), 1e-30)
+
+    res["rel_diff"] = {"o": rel(o_fla, o_ref), **{f"d{n}": rel(g_fla[n], g_ref[n]) for n in leaves}}
+    res["ok"] = all(v < tol for v in res["rel_diff"].values())
+    return res
 
 
 def slow_decay(model: Any, low: float = 0.001, high: float = 0.05, seed: int = 0) -> int:

@@ -82,9 +82,12 @@ def decide_packing(requested: Any, model_config) -> tuple[bool, str]:
     path (``linear_attention.enable``), so the answer and the model's behaviour cannot disagree."""
     from . import linear_attention
 
+    linear = _linear_attention_layers(model_config)
+    reason = linear_attention.fla_refusal() if linear else None
+    if reason:  # transformers calls fla in padded rows too: refuse now, not at the first backward
+        raise ConfigError(reason)
     if requested is False:
         return False, "padded batches (set in the config)"
-    linear = _linear_attention_layers(model_config)
     safe = not linear or linear_attention.enable(model_config)
     if not safe and requested == "auto":
         why = ("flash-linear-attention does not import" if not _fla_available() else
