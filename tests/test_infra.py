@@ -377,3 +377,99 @@ def test_the_judge_resets_dynamo_only_after_dynamo_compiled():
     assert after > before
     torch._dynamo.reset()
     assert _dynamo_frames() <= after
+
+
+# -- several lanes on one GPU: jobs admitted shared or alone (pool.GpuGate) -----------------------------------
+def test_gpu_gate_admits_shared_jobs_together_and_an_alone_job_by_itself():
+    from kernelmosaic.verify.pool import GpuGate
+
+    gate = GpuGate(3)
+    inside: list[str] = []
+    log: list[tuple[str, int]] = []
+    lock = threading.Lock()
+    release = {k: threading.Event() for k in ("s1", "s2", "a", "s3")}
+    entered = {k: threading.Event() for k in release}
+
+    def job(name: str, alone: bool) -> None:
+        with gate.hold(alone):
+            with lock:
+                inside.append(name)
+                log.append((name, len(inside)))
+            entered[name].set()
+            release[name].wait(10)
+            with lock:
+                inside.remove(name)
+
+    threads = {}
+
+    def start(name, alone):
+        threads[name] = threading.Thread(target=job, args=(name, alone))
+        threads[name].start()
+
+    start("s1", False)
+    start("s2", False)
+    assert entered["s1"].wait(5) and entered["s2"].wait(5)  # two shared jobs at once
+    start("a", True)
+    time.sleep(0.3)
+    assert not entered["a"].is_set()  # waits for the shared jobs under way
+    start("s3", False)
+    time.sleep(0.3)
+    assert not entered["s3"].is_set()  # and a new shared job waits behind the alone one
+    release["s1"].set()
+    release["s2"].set()
+    assert entered["a"].wait(5)
+    time.sleep(0.3)
+    assert not entered["s3"].is_set() and inside == ["a"]  # alone: nothing beside it
+    release["a"].set()
+    assert entered["s3"].wait(5)
+    release["s3"].set()
+    for t in threads.values():
+        t.join(5)
+    assert dict(log)["a"] == 1 and dict(log)["s2"] == 2
+
+
+def test_gpu_gate_learns_a_task_that_took_more_than_a_share():
+    from kernelmosaic.verify.pool import GpuGate, oom_infra
+    from kernelmosaic.verify.spec import JobSpec
+
+    gate = GpuGate(4)
+    big, small = JobSpec(reference="big"), JobSpec(reference="small")
+    gib = 1 << 30
+    gate.learn(small, Outcome({"status": "correct", "gpu_memory": {"judge_peak_bytes": 20 * gib, "candidate_bytes": None,
+                                                                   "total_bytes": 140 * gib}}), 0.25)
+    assert gate.why_alone(small) is None  # 20 of 140 GiB: within a quarter
+    gate.learn(big, Outcome({"status": "correct", "gpu_memory": {"judge_peak_bytes": 30 * gib, "candidate_bytes": 8 * gib,
+                                                                 "total_bytes": 140 * gib}}), 0.25)
+    assert "over a lane's share" in gate.why_alone(big)
+    assert gate.why_alone(JobSpec(reference="big", candidate="another candidate")) is not None  # by task, not by job
+    assert oom_infra(Outcome({"status": "infra_error", "error": {"kind": "out_of_memory"}}))
+    assert not oom_infra(Outcome({"status": "infra_error", "error": {"kind": "disk_full"}}))
+    assert not oom_infra(Outcome({"status": "runtime_error", "error": {"kind": "out_of_memory"}}))
+
+
+def test_a_job_out_of_memory_beside_other_lanes_runs_again_alone(cache_dir, tmp_path):
+    """Two lanes behind one gate (as two lanes of one GPU; here CPU lanes, the gate is the pool's
+    logic alone): the verifier's own out-of-memory is run again with the GPU to itself, and the
+    task's next jobs start alone."""
+    from kernelmosaic.verify.pool import GpuGate
+
+    v = Verifier(device="cpu", workers=2, cache_dir=cache_dir, timeouts={"check": 120, "load": 120})
+    try:
+        gate = GpuGate(2)
+        for lane in v.pool.lanes:
+            lane.gate = gate
+        body = ('        if not os.path.exists(STATE + "/once"):\n'
+                '            open(STATE + "/once", "w").close()\n    ' + OOM)
+        t, _ = task(tmp_path, body)
+        first = v.verify(req(t))
+        assert first.status == "correct", (first.status, first.error)
+        assert len(first.attempts) == 1 and first.attempts[0]["kind"] == "out_of_memory", first.attempts
+        assert any("GPU to itself" in n and "ran out of GPU memory" in n for n in first.notes), first.notes
+        again = v.verify(req(t))  # the same task: alone from the start, no failed run first
+        assert again.status == "correct" and not again.attempts, (again.status, again.attempts)
+        assert any("GPU to itself" in n for n in again.notes), again.notes
+        other, _ = task(tmp_path, "", name="other")
+        plain = v.verify(req(other))  # another task shares the GPU as before
+        assert plain.status == "correct" and not any("GPU to itself" in n for n in plain.notes), plain.notes
+    finally:
+        v.close()

@@ -127,18 +127,20 @@ class TimingSets:
         self.judge, self.mod, self.ref, self.seeds = judge, mod, ref, list(seeds)
         first = self._make(0)
         self.size = sum(t.numel() * t.element_size() for t in flatten(first[0]) + flatten(first[1]) if isinstance(t, torch.Tensor))
-        self.keep = self.size * len(self.seeds) <= self.budget(judge.device)
+        self.keep = self.size * len(self.seeds) <= self.budget(judge.device, judge.gpu_share)
         self.held: dict[int, tuple] = {0: first}
         if self.keep:
             for j in range(1, len(self.seeds)):
                 self.held[j] = self._make(j)
 
     @classmethod
-    def budget(cls, device: torch.device) -> int:
+    def budget(cls, device: torch.device, share: float = 1.0) -> int:
+        """A quarter of the judge's share of the GPU (its lane's, where lanes share it), at most
+        half of what is free."""
         if device.type != "cuda":
             return cls.KEEP_BYTES
         free, total = torch.cuda.mem_get_info(device)
-        return max(cls.KEEP_BYTES, min(total // 4, free // 2))
+        return max(cls.KEEP_BYTES, min(int(total * share) // 4, free // 2))
 
     def release(self) -> None:
         """Drop what is held if it is large (before the shape variants, which need room of their
@@ -207,6 +209,18 @@ class Judge:
         self.emit = emit
         self.device = torch.device(spec.device)
         self.is_cuda = self.device.type == "cuda"
+        # this job's share of the GPU: its lane's (the pool sets KMOSAIC_GPU_SHARE where lanes
+        # share a GPU), or the whole GPU's for a job that runs alone there (spec.gpu_share)
+        try:
+            self.gpu_share = float(spec.gpu_share or os.environ.get("KMOSAIC_GPU_SHARE") or 1.0)
+        except ValueError:
+            self.gpu_share = 1.0
+        # other lanes' judges work on this GPU at once (KMOSAIC_GPU_LANES, set by the pool), and this
+        # job was not given the GPU to itself: an out-of-memory here may be theirs, and a verdict's
+        # memory must not depend on how many lanes there are, so none is charged to the candidate;
+        # it is the verifier's (infra_error), and the pool runs the job again alone (pool.GpuGate)
+        self.shared_gpu = self.is_cuda and spec.gpu_share is None and _int_env("KMOSAIC_GPU_LANES", 1) > 1
+        self._cand_peak: int | None = None  # the candidate's GPU memory after its trials (GpuGate.learn)
         # how this job's protocol judges (protocols.Semantics: the project's own, or KernelBench's
         # evaluator's seeds, weights, inputs and tolerances, with no rules and no extra checks)
         self.sem = protocols.semantics(spec.protocol)
@@ -881,9 +895,11 @@ class Judge:
             try:
                 inputs, out = self.reference_case(vmod, ref, seed)
             except JobFailed as f:
-                if f.status == "runtime_error":
+                if f.status == "runtime_error" or (self.shared_gpu and f.status == "infra_error"):
                     # the judge ran out of memory while the candidate held more than its budget:
-                    # the candidate's, not a refusal of the shape
+                    # the candidate's, not a refusal of the shape; or other lanes' jobs held the
+                    # memory: the job is judged again alone, where the variant can run (refusing it
+                    # would let a baked-in shape through on a shared GPU only)
                     raise
                 # otherwise the verifier's own failure on this shape: refused like a shape the task refuses
                 raise ValueError(f"the verifier could not run the reference on it: {f.error['message'][:300]}") from None
@@ -1289,6 +1305,8 @@ class Judge:
                              _exc_text(e), infra=True, fatal=True)
         if not infra.is_oom(e):
             return None
+        if self.shared_gpu:
+            return self.shared_oom(where, f"{type(e).__name__}: {str(e)[:300]}", _exc_text(e))
         m = self.memory_report()
         if m.get("candidate_bytes") is not None and m.get("budget_bytes") is not None \
                 and m["candidate_bytes"] > m["budget_bytes"] + m.get("slack_bytes", 0):
@@ -1310,8 +1328,8 @@ class Judge:
         try:
             free, total = torch.cuda.mem_get_info(self.device)
             judge_bytes = torch.cuda.memory_reserved(self.device)
-            share = float(os.environ.get("KMOSAIC_GPU_SHARE") or 1.0)
-        except (RuntimeError, ValueError):
+            share = self.gpu_share
+        except RuntimeError:
             return
         self._mem0 = {"used": total - free, "judge": judge_bytes, "total": total}
         self.gpu_budget = infra.gpu_budget(total, share, judge_bytes, free)
@@ -1338,6 +1356,19 @@ class Judge:
                        how="the device's growth since the candidate loaded, less the judge's", slack_bytes=infra.GPU_MARGIN_BYTES)
         return out
 
+    def gpu_memory(self) -> dict:
+        """What this job took of the GPU, by the judge's own measures, for the pool's admission of
+        the task's next jobs where lanes share the GPU: the judge's peak (its allocator's), and
+        the candidate's memory after its trials (NVML's count; None where NVML does not see the
+        candidate's processes, or the candidate never got that far)."""
+        try:
+            _, total = torch.cuda.mem_get_info(self.device)
+            peak = torch.cuda.max_memory_reserved(self.device)
+        except RuntimeError:
+            return {}
+        return {"judge_peak_bytes": int(peak), "candidate_bytes": self._cand_peak, "total_bytes": int(total),
+                "share": self.gpu_share}
+
     def _nvml_device(self) -> int | str:
         """This GPU for NVML: its UUID where torch gives it (CUDA's order of devices need not be
         NVML's), else the index CUDA_VISIBLE_DEVICES names."""
@@ -1347,6 +1378,13 @@ class Judge:
             vis = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0].strip()
             return int(vis) if vis.isdigit() else 0
 
+    def shared_oom(self, where: str, what: str, log: str) -> JobFailed:
+        """An out-of-memory on a GPU that other lanes' jobs share: the verifier's (see
+        ``shared_gpu``); the pool runs the job again with the GPU to itself."""
+        return JobFailed("infra_error", "out_of_memory",
+                         f"the GPU ran out of memory ({where}) while other lanes' jobs shared it ({self.gpu_share:.0%} of it "
+                         f"was this job's): {what}", log, infra=True, fatal=True)
+
     def candidate_oom(self, reply: dict) -> JobFailed | None:
         """A candidate process that reports an out-of-memory is charged with it, unless the judge's
         own measurement shows it within its budget while the others (the judge, the lane's other
@@ -1354,6 +1392,9 @@ class Judge:
         text = f"{reply.get('message')}\n{reply.get('log')}"
         if not ("OutOfMemoryError" in text or "out of memory" in text):
             return None
+        if self.shared_gpu:
+            return self.shared_oom("the candidate process", str(reply.get("message") or "")[:300],
+                                   str(reply.get("log") or "")[-3000:])
         m = self.memory_report()
         if not m or m.get("candidate_bytes") is None or m.get("budget_bytes") is None:
             return None
@@ -1370,6 +1411,8 @@ class Judge:
     def run(self) -> dict:
         result: dict = {"status": None}
         t_setup = self._setup_t = time.perf_counter()
+        if self.is_cuda:
+            torch.cuda.reset_peak_memory_stats(self.device)  # the judge serves many jobs: this one's peak
         try:
             mod = self.load_reference(self.spec.reference)
             init = self.init_inputs(mod)
@@ -1413,6 +1456,12 @@ class Judge:
             self.phase("check")
             self.trials(mod, ref)
             if self.is_cuda:
+                if self.shared_gpu:
+                    # what the candidate held after its trials, for the pool's admission of the
+                    # task's next jobs (pool.GpuGate.learn); NVML's count only: the fallback (the
+                    # device's growth) would count the other lanes' memory as this candidate's
+                    m = self.memory_report()
+                    self._cand_peak = m.get("candidate_bytes") if m.get("how") == "measured by NVML" else None
                 # what the trials held goes back to the GPU, for the processes that time next
                 torch.cuda.empty_cache()
             if timing_on:
@@ -1463,6 +1512,8 @@ class Judge:
                       phases_s={**self.phases, **({"build": round(self.build_s, 3)} if self.build_s else {})},
                       notes=self.notes, env=self.env_info(), isolation=self.isolation)
         result["shape_variants"] = self.shape_variants
+        if self.shared_gpu:
+            result["gpu_memory"] = self.gpu_memory()
         # the caller (worker.main) closes the judge after it has sent the verdict: a candidate
         # process's exit (its CUDA context's teardown) is no part of the verdict's latency
         return result
@@ -1556,6 +1607,13 @@ class Judge:
 
 def _gib(n: int | float) -> str:
     return f"{n / 2**30:.2f} GiB"
+
+
+def _int_env(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name) or default)
+    except ValueError:
+        return default
 
 
 _driver: list = []

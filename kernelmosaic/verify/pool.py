@@ -9,6 +9,8 @@ one; a spare that was warming in the background takes over at once.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import queue
@@ -20,6 +22,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +50,10 @@ class Outcome:
     queue_s: float | None = None
     # the wait for a free lane before the job was dispatched (other jobs of a batch holding them)
     lane_wait_s: float = 0.0
+    # several lanes on its GPU: the job ran with the GPU to itself (GpuGate), and why
+    alone: str | None = None
+    # ... and how long it waited for the other lanes' jobs to finish first
+    gpu_wait_s: float = 0.0
 
     @property
     def infra(self) -> bool:
@@ -194,6 +201,87 @@ def describe_exit(rc: int, who: str) -> str:
     return f"{who} exited with code {rc}"
 
 
+def oom_infra(out: "Outcome") -> bool:
+    """The verifier's own out-of-memory (the judge's, or the candidate's within its budget while
+    the other processes on the GPU held the rest): the one failure another lane's job can cause."""
+    r = out.result or {}
+    return r.get("status") == "infra_error" and (r.get("error") or {}).get("kind") == "out_of_memory"
+
+
+class GpuGate:
+    """Admission to one GPU that several lanes share (``lanes_per_gpu`` > 1).
+
+    A lane's judge keeps its own work (inputs, the reference's outputs, the timing sets) within
+    its lane's share of the GPU, and its candidate within a budget of that share; but a task's
+    inputs alone can be larger than a share: KernelBench L1's 6 GiB tensors left a second judge
+    out of memory while the first held 54.6 GiB of the H200 (the pilot, 2026-12-04). So a job
+    runs either *shared*, at once with the other lanes' jobs, or *alone*, with the GPU to itself:
+    it waits for the shared jobs under way, and none starts until it ends (a waiting alone job
+    goes before new shared ones, so a stream of small jobs cannot starve it).
+
+    A job runs alone when its task is known to need more than a share: its last run on this GPU
+    ran out of memory in the verifier's own work (``oom_infra``: run again alone at once), or its
+    judge reported using more than its share (``learn``). Tasks are known by their reference's
+    text, for as long as the pool lives. Alone, the job's judge and candidate get the whole GPU
+    (``JobSpec.gpu_share``)."""
+
+    def __init__(self, lanes: int):
+        self.lanes = lanes
+        self._cond = threading.Condition()
+        self._shared = 0
+        self._alone = False
+        self._waiting_alone = 0
+        self._big: dict[str, str] = {}  # task key -> why its jobs run alone
+
+    @staticmethod
+    def task_key(job: JobSpec) -> str:
+        return hashlib.sha256(job.reference.encode()).hexdigest()
+
+    def why_alone(self, job: JobSpec) -> str | None:
+        with self._cond:
+            return self._big.get(self.task_key(job))
+
+    def mark(self, job: JobSpec, why: str) -> None:
+        with self._cond:
+            self._big.setdefault(self.task_key(job), why)
+
+    def learn(self, job: JobSpec, out: "Outcome", share: float) -> None:
+        """Remember a task whose judge (by its own peak) or candidate (by its budget's use) took
+        more than a lane's share of the GPU, so that its next jobs run alone rather than fail."""
+        mem = (out.result or {}).get("gpu_memory") or {}
+        total = mem.get("total_bytes")
+        used = sum(int(mem.get(k) or 0) for k in ("judge_peak_bytes", "candidate_bytes"))
+        if isinstance(total, (int, float)) and total > 0 and used > share * total:
+            self.mark(job, f"its last run used {used / total:.0%} of the GPU, over a lane's share ({share:.0%})")
+
+    @contextmanager
+    def hold(self, alone: bool):
+        """Yields the seconds waited for admission."""
+        t0 = time.monotonic()
+        with self._cond:
+            if alone:
+                self._waiting_alone += 1
+                try:
+                    while self._alone or self._shared:
+                        self._cond.wait()
+                finally:
+                    self._waiting_alone -= 1
+                self._alone = True
+            else:
+                while self._alone or self._waiting_alone:
+                    self._cond.wait()
+                self._shared += 1
+        try:
+            yield time.monotonic() - t0
+        finally:
+            with self._cond:
+                if alone:
+                    self._alone = False
+                else:
+                    self._shared -= 1
+                self._cond.notify_all()
+
+
 class _Lane:
     """One execution lane (a GPU, or a CPU slot): the worker in use plus warming spares.
 
@@ -203,9 +291,10 @@ class _Lane:
     """
 
     def __init__(self, device: str, env: dict[str, str], spares: int, jobs_per_worker: int, respawn: bool = True,
-                 build_dir: str | None = None):
+                 build_dir: str | None = None, gate: GpuGate | None = None):
         self.device, self.env, self.jobs_per_worker = device, env, jobs_per_worker
         self.build_dir = build_dir
+        self.gate = gate
         self.respawn = respawn
         self.n_spares = spares
         self.current: WorkerProcess | None = self._spawn()
@@ -233,14 +322,40 @@ class _Lane:
         ``attempts``."""
         t0 = time.monotonic()
         attempts: list[dict] = []
+        gate = self.gate
+        alone = gate.why_alone(job) if gate is not None else None
+        gpu_wait = 0.0
         while True:
-            out = self._run_once(job, timeouts)
+            if gate is None:
+                out = self._run_once(job, timeouts)
+            else:
+                run_job = job if alone is None else dataclasses.replace(job, gpu_share=self.alone_share())
+                with gate.hold(alone is not None) as waited:
+                    gpu_wait += waited
+                    out = self._run_once(run_job, timeouts)
+                if alone is None:
+                    gate.learn(job, out, float(self.env.get("KMOSAIC_GPU_SHARE") or 1.0))
             if not out.infra or len(attempts) >= retries:
                 break
             attempts.append({"attempt": len(attempts) + 1, **out.infra_summary()})
+            if gate is not None and alone is None and oom_infra(out):
+                # another lane's job may have held the memory it lacked: again, with the GPU to itself
+                alone = "it ran out of GPU memory beside the other lanes' jobs"
+                gate.mark(job, alone)
         out.attempts = attempts
+        out.alone = alone
+        out.gpu_wait_s = round(gpu_wait, 4)
         out.wall_s = time.monotonic() - t0
         return out
+
+    @staticmethod
+    def alone_share() -> float:
+        """The GPU share of a job that runs alone: all of it, unless the user set a share for the
+        verifier (other programs on the GPU)."""
+        try:
+            return float(os.environ.get("KMOSAIC_GPU_SHARE") or 1.0)
+        except ValueError:
+            return 1.0
 
     def _run_once(self, job: JobSpec, timeouts: dict[str, float]) -> Outcome:
         t0 = time.monotonic()
@@ -393,6 +508,7 @@ class WorkerPool:
     ):
         self.device = device
         self.cpu_split: tuple[list[list[int]], list[int]] | None = None
+        self.gates: dict[str, GpuGate] = {}
         if not prewarm:
             spares = 0
         elif spares is None:
@@ -408,15 +524,20 @@ class WorkerPool:
                 gpus = gpus[:workers]
             # each lane's judge and candidate get cores of their own, and builds the rest
             self.cpu_split = split_cpus(len(gpus))
+            # a GPU with several lanes admits each job shared or alone, by its memory (GpuGate)
+            self.gates = {g: GpuGate(gpus.count(g)) for g in set(gpus) if gpus.count(g) > 1}
             for i, g in enumerate(gpus):
                 lane_env = {**(env or {}), "CUDA_VISIBLE_DEVICES": g}
                 # the lane's share of its GPU, from which its judge sets the candidate's memory
                 # budget (infra.gpu_budget); KMOSAIC_GPU_SHARE set by the user wins (other
                 # programs on the GPU)
                 lane_env["KMOSAIC_GPU_SHARE"] = os.environ.get("KMOSAIC_GPU_SHARE") or str(lane_share(gpus.count(g)))
+                # the judge then charges no out-of-memory to a candidate: the pool runs it again alone
+                lane_env["KMOSAIC_GPU_LANES"] = str(gpus.count(g))
                 if self.cpu_split:
                     lane_env["KMOSAIC_CPUS"] = ",".join(map(str, self.cpu_split[0][i]))
-                self.lanes.append(_Lane("cuda", worker_env("cuda", lane_env), spares, jobs_per_worker, build_dir=build_dir))
+                self.lanes.append(_Lane("cuda", worker_env("cuda", lane_env), spares, jobs_per_worker, build_dir=build_dir,
+                                        gate=self.gates.get(g)))
         else:
             n = workers or max(1, os.cpu_count() or 1)
             for _ in range(n):

@@ -81,6 +81,10 @@ class JobSpec:
     precision: bool | None = None
     # kernelmosaic | kernelbench (protocols.py): which checks make the verdict
     protocol: str = "kernelmosaic"
+    # the share of its GPU this job may use (the judge's own work and its candidate's budget):
+    # None = its lane's (KMOSAIC_GPU_SHARE); the pool sets it for a job that runs alone on a GPU
+    # that several lanes share (pool.GpuGate)
+    gpu_share: float | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

@@ -507,6 +507,10 @@ class Verifier:
         verdict.phases_s["judge"] = round(out.wall_s, 3)
         if out.lane_wait_s >= 0.001:  # a lock hand-off, not a wait
             verdict.phases_s["lane_wait"] = round(out.lane_wait_s, 3)
+        if out.gpu_wait_s >= 0.001:  # several lanes on the GPU: the wait to be admitted (pool.GpuGate)
+            verdict.phases_s["gpu_wait"] = round(out.gpu_wait_s, 3)
+        if out.alone:
+            verdict.notes.append(f"judged with its GPU to itself, not beside the other lanes' jobs: {out.alone}")
         if verdict.status == "infra_error" and verdict.attempts:
             verdict.notes.append(f"the verifier failed on {len(verdict.attempts) + 1} fresh judges in a row; no verdict on the candidate")
         elif verdict.attempts:

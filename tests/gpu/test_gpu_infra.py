@@ -125,3 +125,38 @@ def test_pool_still_verifies_after_the_oom_cases(gpu):
     v = gpu.verify(VerifyRequest(candidate=OK, task=load_task(DATA / "tasks" / "relu.py"), backend="nvrtc", timing=UNTIMED))
     record("after_oom_cases", v)
     assert v.status == "correct", (v.status, v.error)
+
+
+# -- several lanes on one GPU (pool.GpuGate): an out-of-memory beside other lanes' jobs is nobody's
+# verdict; the job runs again with the GPU to itself, where the usual budget applies
+@pytest.fixture(scope="module")
+def lanes():
+    if not detect_gpus():
+        pytest.skip("no NVIDIA GPU")
+    v = Verifier(device="cuda", lanes_per_gpu=4, timeouts={"check": 180})
+    yield v
+    v.close()
+
+
+def test_lanes_rerun_alone_what_does_not_fit_a_share(lanes, tmp_path):
+    # the judge's reference takes 45 % of the GPU for a moment (kept by its allocator): more than a
+    # lane's quarter; and an honest candidate that needs 40 % of the GPU: over a lane's budget,
+    # within one GPU's. Before the gate, the first left the other lanes' judges out of memory
+    # (the pilot's infra_errors) and the second was the candidate's runtime_error on a shared GPU only.
+    judge_big = ('        if not hasattr(self, "seen"):\n'
+                 '            self.seen = 1\n'
+                 '            t = torch.empty(int(torch.cuda.mem_get_info()[1] * 0.45), dtype=torch.uint8, device=x.device)\n'
+                 '            del t')
+    cand_big = _cand(init="        self.total = torch.cuda.mem_get_info()[1]\n",
+                     fwd="        scratch = torch.empty(int(self.total * 0.40), dtype=torch.uint8, device=x.device)\n")
+    reqs = ([VerifyRequest(candidate=OK, task=_task(tmp_path, judge_big, "judge_big"), backend="nvrtc", timing=UNTIMED, trials=2)] * 4
+            + [VerifyRequest(candidate=cand_big, task=_task(tmp_path, "", "cand_big"), backend="nvrtc", timing=UNTIMED, trials=2)] * 2
+            + [VerifyRequest(candidate=OK, task=load_task(DATA / "tasks" / "relu.py"), backend="nvrtc", timing=UNTIMED)] * 4)
+    verdicts = lanes.verify_many(reqs)
+    for i, v in enumerate(verdicts):
+        record(f"lanes_{i}", v)
+    assert [v.status for v in verdicts] == ["correct"] * len(reqs), [(v.status, v.error) for v in verdicts]
+    alone = [any("GPU to itself" in n for n in v.notes) for v in verdicts]
+    assert all(alone[4:6]), [v.notes for v in verdicts[4:6]]  # the candidate's OOM on a share, run again alone
+    assert any(alone[:4]), [v.notes for v in verdicts[:4]]  # the big reference: learned, or after an OOM
+    assert not any(alone[6:]), [v.notes for v in verdicts[6:]]  # small tasks share the GPU
