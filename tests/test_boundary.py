@@ -671,3 +671,31 @@ def test_a_closed_judge_hands_its_candidate_on_and_the_next_judge_reaps_it_befor
     q.close(wait=False)
     j = Judge(JobSpec(device="cpu", build_dir=str(build)), dying=[q])
     assert j.close() == [] and q.proc.poll() is not None
+
+
+@pytest.mark.parametrize("scope", ["call", "loop"])
+def test_timed_calls_hold_the_gpu_per_call_or_per_loop(tmp_path, monkeypatch, scope):
+    """Where lanes share a GPU each timed call takes the quiet lock alone (the judge's refills and
+    checks between calls are shared work, beside the other lanes' checks); with one lane the whole
+    loop holds it. A real verdict, each way (KMOSAIC_QUIET_SCOPE forces the mode on the CPU, with
+    a lock file named): its times and checks as before, and the holds it took."""
+    from conftest import read
+
+    monkeypatch.setenv("KMOSAIC_GPU_LOCK", str(tmp_path / "gpu.lock"))
+    monkeypatch.setenv("KMOSAIC_QUIET_SCOPE", scope)
+    timing = TimingConfig(n=12, warmup=2, eager=False, compile=False, diagnostics=True, use_cache=False)
+    v = Verifier(device="cpu", workers=1, cache_dir=tmp_path / "cache", timeouts={"check": 120, "time": 240, "load": 60})
+    try:
+        verdict = v.verify(VerifyRequest(candidate=read("cpu/relu_cc_ok.py"), task=load_task(Path(__file__).parent / "data" / "tasks" / "relu.py"),
+                                         backend="cpp", timing=timing, trials=2))
+    finally:
+        v.close()
+    assert verdict.status == "correct", (verdict.status, verdict.error)
+    d = verdict.timing.diagnostics
+    assert d["quiet_per_call"] is (scope == "call")
+    holds = d["quiet_waits_s"]["holds"] if isinstance(d["quiet_waits_s"], dict) else len(d["quiet_waits_s"])
+    if scope == "call":
+        assert holds >= 12 + 2, holds  # every timed call (and each calibration call) on its own
+    else:
+        assert holds <= 3, holds  # the empty calls' loop and the timed loop (no long-call loop on the CPU)
+    assert verdict.timing.candidate_ms > 0

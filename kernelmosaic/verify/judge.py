@@ -254,6 +254,15 @@ class Judge:
         self._rng = random.SystemRandom()  # which timed calls get a full check
         # no process start works on this GPU while the judge times on it (quiet.py)
         self.quiet = quiet.Quiet(spec.device)
+        # where other lanes' judges share this GPU, the GPU is this judge's alone for each timed call
+        # (the poison, the cache flush, the call and the copy of its output), not for the whole
+        # loop: refilling the inputs and checking the output between calls is the judge's own GPU
+        # work, done beside the other lanes' checks (shared), so a loop over multi-GiB inputs no
+        # longer holds the GPU from them for seconds. KMOSAIC_QUIET_SCOPE=loop holds it for the
+        # loop, as with one lane (where a process start could otherwise slip in between calls);
+        # =call takes it per call anywhere (tests; a lane of one)
+        scope = os.environ.get("KMOSAIC_QUIET_SCOPE", "")
+        self.quiet_per_call = scope == "call" or (self.shared_gpu and scope != "loop")
         self.precision: precision.Precision | None = None  # the float64 oracle's findings (precision.py)
         self._last_out: list | None = None  # the judge's private copies of the last checked call's outputs
 
@@ -944,19 +953,35 @@ class Judge:
     def timing_sets(self, mod, ref) -> "TimingSets":
         return TimingSets(self, mod, ref, self.spec.timing_seeds)
 
+    def loop_quiet(self):
+        """Around a calibration or timing loop: the GPU exclusive for the whole loop, or nothing
+        where each timed call takes it (``quiet_per_call``)."""
+        return contextlib.nullcontext() if self.quiet_per_call else self.quiet.exclusive()
+
+    @contextlib.contextmanager
+    def off_clock(self):
+        """The judge's GPU work between timed calls (refilling inputs, checking an output): beside
+        other lanes' checks where each timed call takes the GPU alone (inside a loop's exclusive
+        hold, ``busy`` does nothing). It is finished on the GPU before the lock is let go."""
+        with self.quiet.busy():
+            yield
+            if self.quiet_per_call:
+                self.sync()
+
     def timed_call(self, proc: CandidateProcess, s: Slot, mode: str, flush, wait_ms: float = 0.0) -> tuple[float, dict]:
         """One call by the judge's clock: from the request to a private copy of the output in hand."""
-        s.poison()
-        flush()
-        self.sync()
-        t0 = time.perf_counter()
-        reply = self.call(s, mode, "a timed call", proc, wait_ms)
-        t_reply = time.perf_counter()
-        for b, priv in zip(s.outs, s.private):
-            if b is not None:
-                priv.copy_(b.tensor)
-        self.sync()
-        t1 = time.perf_counter()
+        with self.quiet.exclusive():  # held already where the loop holds it
+            s.poison()
+            flush()
+            self.sync()
+            t0 = time.perf_counter()
+            reply = self.call(s, mode, "a timed call", proc, wait_ms)
+            t_reply = time.perf_counter()
+            for b, priv in zip(s.outs, s.private):
+                if b is not None:
+                    priv.copy_(b.tensor)
+            self.sync()
+            t1 = time.perf_counter()
         if self.spec.timing.diagnostics:
             d = dict(reply.get("diag")) if isinstance(reply.get("diag"), dict) else {}
             marks = [d.pop(k, None) for k in ("t_host0", "t_host1", "t_reply")]
@@ -1010,11 +1035,12 @@ class Judge:
         times: list[float] = []
         checked = sampled = 0
         big = sum(t.numel() for t in flatten(sets[0][1]) if isinstance(t, torch.Tensor)) > SAMPLE_ABOVE
-        with self.quiet.exclusive():  # no process start works on this GPU meanwhile
+        with self.loop_quiet():  # no process start works on this GPU meanwhile
             for i in range(max(warmup, len(sets)) + n):
                 j = i % len(sets)
                 inputs, answer = sets[j]
-                s.fill(inputs)
+                with self.off_clock():
+                    s.fill(inputs)
                 ms, reply = self.timed_call(proc, s, "timed", flush)
                 if reply.get("event") != "done":
                     if check:
@@ -1024,9 +1050,10 @@ class Judge:
                 if timed:
                     times.append(ms - overhead)
                 if check:
-                    out = self.outputs(s, reply, answer, -1, copied=True)
                     full = not big or self._rng.random() < FULL_CHECK_SHARE
-                    mm = self.mismatch(answer, out, -1, sample=not full)
+                    with self.off_clock():
+                        out = self.outputs(s, reply, answer, -1, copied=True)
+                        mm = self.mismatch(answer, out, -1, sample=not full)
                     if mm is not None:
                         mm["call"] = i
                         raise JobFailed("incorrect", "timing_check", f"the output of timed call {i} is wrong: {mm['reason']} "
@@ -1040,9 +1067,10 @@ class Judge:
         forward). The fastest empty call seen per process is kept too (``self.fastest_null``): no
         real call can take less than it plus the work."""
         s = self.slot("check", *sets[0], proc)
-        s.fill(sets[0][0])
+        with self.off_clock():
+            s.fill(sets[0][0])
         ts = []
-        with self.quiet.exclusive():
+        with self.loop_quiet():
             for _ in range(CALIBRATION_CALLS + 3):
                 ms, reply = self.timed_call(proc, s, "null", flush)
                 if reply.get("event") != "done":
@@ -1082,9 +1110,10 @@ class Judge:
         if not (self.is_cuda and self.spec.timing.long_call_calibration):
             return
         s = self.slot("check", *sets[0], proc)
-        s.fill(sets[0][0])
+        with self.off_clock():
+            s.fill(sets[0][0])
         points = [(0.0, 0.0)]
-        with self.quiet.exclusive():
+        with self.loop_quiet():
             for w in LONG_CALL_WAITS_MS:
                 waits, extra = [], []
                 for i in range(LONG_CALL_CALLS + 1):
@@ -1226,7 +1255,9 @@ class Judge:
                               f"{cond['cpus']} cores busy: its times may read high")
         if self.spec.timing.diagnostics:
             result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads, "setup_s": self.diag_setup,
-                                     "quiet_waits_s": self.quiet.waits}
+                                     "quiet_waits_s": self.quiet.waits if len(self.quiet.waits) <= 16 else
+                                     {"holds": len(self.quiet.waits), "total": round(sum(self.quiet.waits), 4),
+                                      "max": max(self.quiet.waits)}, "quiet_per_call": self.quiet_per_call}
         if self.quiet.unquiet:
             self.notes.append(f"{self.quiet.unquiet} timing loop(s) ran while other processes may have been starting on this GPU "
                               f"(its quiet lock was not free within {quiet.WAIT_S:g} s): times may read high")
