@@ -26,7 +26,7 @@ Throughput (issue 16): 43 nvrtc candidates over the gold kernels' L1/L2 tasks, c
 kernels), all submitted at once, with one lane per GPU (exclusive: one candidate on the GPU at a
 time) and then with several lanes sharing it (checks at once, each timed loop alone):
 
-    python benchmarks/verify_latency.py --part throughput --kernelbench DIR --lanes 1,4 --out results/throughput.jsonl
+    python benchmarks/verify_latency.py --part throughput --kernelbench DIR --lanes 1,4,4:loop --out results/throughput.jsonl
 """
 
 from __future__ import annotations
@@ -230,10 +230,13 @@ def throughput_cases(kb_dir: Path, limit: int | None) -> list[dict]:
     return out
 
 
-def run_throughput(cases: list[dict], out, lanes: list[int], eager: bool = True) -> None:
-    """Each lane count in ``lanes`` verifies the whole set in one batch (verify_many): verdicts per
+def run_throughput(cases: list[dict], out, lanes: list[str], eager: bool = True) -> None:
+    """Each lane setting in ``lanes`` verifies the whole set in one batch (verify_many): verdicts per
     GPU-hour, the completion times' spread, and, for the honest kernels, their times against the
-    one-lane (exclusive) run's."""
+    first setting's (one lane: exclusive). A setting is a lane count, ``N:loop`` for N lanes whose
+    timing loops hold the GPU for the whole loop (KMOSAIC_QUIET_SCOPE=loop; the default where lanes
+    share a GPU is each timed call), or ``N:mps`` for N lanes through an MPS control daemon that
+    the benchmark starts and stops (its pipe folder in KMOSAIC_MPS_PIPE)."""
     from kernelmosaic.task import Task
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 
@@ -243,15 +246,30 @@ def run_throughput(cases: list[dict], out, lanes: list[int], eager: bool = True)
     emit(out, {"part": "throughput", "event": "start", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "candidates": len(cases), "tasks": len(tasks), "kinds": sorted({c["kind"] for c in cases}), "lanes": lanes,
                "cpu_cores": os.cpu_count()})
-    honest: dict[int, dict[str, float]] = {}
-    for n_lanes in lanes:
-        v = Verifier(device="cuda", cache_dir=cache, lanes_per_gpu=n_lanes)
+    honest: dict[str, dict[str, float]] = {}
+    for setting in lanes:
+        n_lanes, _, how = setting.partition(":")
+        n_lanes = int(n_lanes)
+        saved = dict(os.environ)
+        mps = None
+        if how == "loop":
+            os.environ["KMOSAIC_QUIET_SCOPE"] = "loop"
+        elif how == "mps":
+            mps = start_mps()
+            emit(out, {"part": "throughput", "lanes": setting, "event": "mps", **mps})
+        elif how:
+            raise SystemExit(f"unknown lane setting {setting!r}: N, N:loop or N:mps")
+        try:
+            v = Verifier(device="cuda", cache_dir=cache, lanes_per_gpu=n_lanes)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
         try:
             if eager:
                 t0 = time.perf_counter()
                 for task in tasks.values():
                     v.baseline(task, timing)
-                emit(out, {"part": "throughput", "lanes": n_lanes, "event": "baselines_ready", "wall_s": time.perf_counter() - t0})
+                emit(out, {"part": "throughput", "lanes": setting, "event": "baselines_ready", "wall_s": time.perf_counter() - t0})
             reqs = [VerifyRequest(candidate=c["src"], task=tasks[c["task"]], backend="nvrtc", timing=timing) for c in cases]
             t0 = time.perf_counter()
             done_at: list[float] = []
@@ -267,32 +285,61 @@ def run_throughput(cases: list[dict], out, lanes: list[int], eager: bool = True)
             wall = time.perf_counter() - t0
         finally:
             v.close()
+            if mps is not None:
+                stop_mps(mps)
         ok = 0
-        honest[n_lanes] = {}
+        honest[setting] = {}
         for c, r in zip(cases, verdicts):
             status = getattr(r, "status", "task_error")  # a TaskError: the task itself failed
             good = status in c["want"]
             ok += good
             ms = r.timing.candidate_ms if getattr(r, "timing", None) else None
             if c["kind"] in ("gold", "gold_again") and status == "correct" and ms:
-                honest[n_lanes][f"{c['task']}:{c['kind']}"] = ms
-            emit(out, {"part": "throughput", "lanes": n_lanes, "task": c["task"], "kind": c["kind"], "status": status,
-                       "as_expected": good, "candidate_ms": ms, "phases_s": getattr(r, "phases_s", {})})
+                honest[setting][f"{c['task']}:{c['kind']}"] = ms
+            emit(out, {"part": "throughput", "lanes": setting, "task": c["task"], "kind": c["kind"], "status": status,
+                       "as_expected": good, "candidate_ms": ms, "phases_s": getattr(r, "phases_s", {}),
+                       "notes": [n for n in getattr(r, "notes", []) if "GPU to itself" in n or "quiet lock" in n]})
         own = sorted(getattr(r, "phases_s", {}).get("total", 0.0) for r in verdicts)
-        summary = {"part": "throughput", "lanes": n_lanes, "event": "end", "verdicts": len(verdicts), "as_expected": ok,
+        summary = {"part": "throughput", "lanes": setting, "event": "end", "verdicts": len(verdicts), "as_expected": ok,
                    "wall_s": round(wall, 2), "verdicts_per_gpu_hour": round(len(verdicts) / wall * 3600),
                    "verdict_wall_s": {"p50": round(statistics.median(own), 2), "p90": round(own[int(0.9 * (len(own) - 1))], 2),
                                       "max": round(own[-1], 2)}}
         d = sorted(done_at)
         summary["completed_by_s"] = {"p50": round(statistics.median(d), 2), "p90": round(d[int(0.9 * (len(d) - 1))], 2)}
         base = honest.get(lanes[0], {})
-        common = sorted(set(base) & set(honest[n_lanes]))
-        if n_lanes != lanes[0] and common:
-            ratios = [honest[n_lanes][k] / base[k] for k in common]
+        common = sorted(set(base) & set(honest[setting]))
+        if setting != lanes[0] and common:
+            ratios = [honest[setting][k] / base[k] for k in common]
             summary["timing_vs_first"] = {"kernels": len(common), "median_ratio": round(statistics.median(ratios), 4),
                                           "median_abs_diff": round(statistics.median(abs(x - 1) for x in ratios), 4),
                                           "max_abs_diff": round(max(abs(x - 1) for x in ratios), 4)}
         emit(out, summary)
+
+
+def start_mps() -> dict:
+    """An MPS control daemon of this user for the lanes about to start (their processes inherit
+    CUDA_MPS_PIPE_DIRECTORY from the environment the pool copies)."""
+    import subprocess
+
+    pipe = os.environ.get("KMOSAIC_MPS_PIPE") or tempfile.mkdtemp(prefix="kmosaic-mps-")
+    logs = tempfile.mkdtemp(prefix="kmosaic-mps-log-")
+    env = {**os.environ, "CUDA_MPS_PIPE_DIRECTORY": pipe, "CUDA_MPS_LOG_DIRECTORY": logs}
+    p = subprocess.run(["nvidia-cuda-mps-control", "-d"], env=env, capture_output=True, text=True, timeout=30)
+    os.environ.update(CUDA_MPS_PIPE_DIRECTORY=pipe, CUDA_MPS_LOG_DIRECTORY=logs)
+    return {"pipe": pipe, "logs": logs, "rc": p.returncode, "output": (p.stdout + p.stderr)[-500:]}
+
+
+def stop_mps(mps: dict) -> None:
+    import subprocess
+
+    env = {**os.environ, "CUDA_MPS_PIPE_DIRECTORY": mps["pipe"], "CUDA_MPS_LOG_DIRECTORY": mps["logs"]}
+    subprocess.run(["nvidia-cuda-mps-control"], input="quit\n", env=env, capture_output=True, text=True, timeout=60)
+    for name in ("control.log", "server.log"):
+        try:
+            tail = Path(mps["logs"], name).read_text()[-1500:]
+        except OSError:
+            continue
+        print(f"--- MPS {name} (tail)\n{tail}", flush=True)
 
 
 # -- report ------------------------------------------------------------------------------------------------------
@@ -323,8 +370,9 @@ def report(paths):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--part", choices=("kb", "ours", "throughput"))
-    ap.add_argument("--lanes", default="1,4", help="throughput part: lanes per GPU to compare, the first as the reference "
-                    "(1 = exclusive: one candidate on the GPU at a time)")
+    ap.add_argument("--lanes", default="1,4", help="throughput part: lane settings to compare, the first as the reference "
+                    "(1 = exclusive: one candidate on the GPU at a time); N, N:loop (timing loops hold the GPU whole) or "
+                    "N:mps (through an MPS daemon)")
     ap.add_argument("--kernelbench", default=os.environ.get("KERNELBENCH_DIR"))
     ap.add_argument("--out")
     ap.add_argument("--limit", type=int, default=None)
@@ -341,7 +389,7 @@ def main():
         report(a.report)
         return
     if a.part == "throughput":
-        run_throughput(throughput_cases(Path(a.kernelbench), a.limit), a.out, [int(x) for x in a.lanes.split(",")], eager=not a.no_eager)
+        run_throughput(throughput_cases(Path(a.kernelbench), a.limit), a.out, [x.strip() for x in a.lanes.split(",")], eager=not a.no_eager)
         return
     cases = load_cases(Path(a.kernelbench), a.limit)
     if a.part == "kb":
