@@ -345,6 +345,20 @@ def stop_mps(mps: dict) -> None:
 # -- report ------------------------------------------------------------------------------------------------------
 def report(paths):
     recs = [json.loads(line) for p in paths for line in Path(p).read_text().splitlines() if line.strip()]
+    ends = [r for r in recs if r.get("part") == "throughput" and r.get("event") == "end"]
+    if ends:
+        print("| lanes | verdicts | as expected | wall s | verdicts / GPU-hour | verdict p50 / p90 s | honest kernels' times vs the first (median, median abs, max abs) |")
+        print("|---|---|---|---|---|---|---|")
+        for e in ends:
+            t = e.get("timing_vs_first")
+            tv = f"{t['median_ratio']:.4f}, {t['median_abs_diff']:.4f}, {t['max_abs_diff']:.4f} ({t['kernels']} kernels)" if t else "(reference)"
+            w = e["verdict_wall_s"]
+            print(f"| {e['lanes']} | {e['verdicts']} | {e['as_expected']} | {e['wall_s']} | {e['verdicts_per_gpu_hour']} | "
+                  f"{w['p50']} / {w['p90']} | {tv} |")
+        alone = [r for r in recs if r.get("part") == "throughput" and any("GPU to itself" in n for n in r.get("notes") or [])]
+        if alone:
+            print(f"\n{len(alone)} verdicts ran with the GPU to themselves: " + ", ".join(sorted({f"{r['lanes']}:{r['task']}" for r in alone})))
+        print()
     rows = []
     kb = [r for r in recs if r.get("part") == "kb" and "latency_s" in r]
     if kb:
