@@ -48,7 +48,8 @@ def main() -> None:
     # a past false rejection under the project's protocol; KernelBench's compares with the reference alone
     for g in manifest.get("found", []) if a.protocol == "kernelmosaic" else ():
         cases.append((g["task"], "correct", VerifyRequest(candidate=(KERNELS / g["dir"] / f"{g['backend']}.py").read_text(),
-                                                          task=load_task(ROOT / g["file"]), backend=g["backend"],
+                                                          task=load_task((Path(a.kernelbench) if g.get("kernelbench") else ROOT) / g["file"]),
+                                                          backend=g["backend"],
                                                           timing=off, protocol=a.protocol)))
     for g in gold:
         path = Path(a.kernelbench) / g["file"]

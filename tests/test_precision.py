@@ -340,3 +340,32 @@ def test_no_rounded_runs_where_no_signature_can_be_found(monkeypatch):
     runs.clear()
     cheat = P.check(m, [A, B], ref, A.half().float() @ B.half().float(), CPU)
     assert cheat.status == "failed" and runs == [None, "tf32", "bf16"][:len(runs)] and len(runs) >= 2
+
+
+def test_a_shape_variant_that_meets_the_references_rounding_asks_the_oracle(cache_dir):
+    """Issue 20's pilot, L2/14: a kernel correct on its trials missed 1 of 1280 elements of a
+    grown shape by the reference's own rounding, and the shape variant's comparison did not ask the
+    float64 oracle. Here the task's reference rounds once at its own shape and four times at the
+    grown one: the honest kernel (fp32, one rounding) passes its variant through the oracle; a
+    kernel 1.2 % off at the grown shape alone stays incorrect there."""
+    from kernelmosaic.task import load_task
+    from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
+
+    data = Path(__file__).resolve().parent / "data"
+    task = load_task(data / "tasks" / "bf16_chain_grows.py")
+    honest = (data / "cpu" / "bf16_chain_grows_cc_fp32.py").read_text()
+    biased = (data / "cpu" / "bf16_chain_grows_cc_biased.py").read_text()
+    off = TimingConfig(enabled=False)
+    reqs = [VerifyRequest(candidate=honest, task=task, backend="cpp", timing=off, trials=3),
+            VerifyRequest(candidate=honest, task=task, backend="cpp", timing=off, trials=3, precision=False),
+            VerifyRequest(candidate=biased, task=task, backend="cpp", timing=off, trials=3)]
+    with Verifier(device="cpu", workers=1, jobs_per_worker=len(reqs), cache_dir=cache_dir, spares=0) as v:
+        rescued, unasked, control = v.verify_many(reqs)
+    assert rescued.status == "correct", rescued.error
+    note = next(n for n in rescued.notes if "the reference's own rounding" in n)
+    assert note.startswith("shape variant (rows=320)") and "float64 oracle" in note, note
+    assert [r["passed"] for r in rescued.shape_variants] == [True, True], rescued.shape_variants
+    # without the oracle (the precision check off) the grown shape is the same miss as before the fix
+    assert unasked.status == "incorrect" and unasked.error.kind == "shape_variant", unasked
+    assert control.status == "incorrect" and control.error.kind == "shape_variant", control
+    assert "not the reference's rounding: it is farther from the float64 oracle" in control.error.message, control.error

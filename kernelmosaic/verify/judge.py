@@ -724,12 +724,13 @@ class Judge:
             return mm, reply
         return None, reply
 
-    def reference_rounding(self, ref, inputs, ref_out, trial: int, seed: int, mm: dict) -> bool:
-        """Whether a trial outside the task-dtype reference's tolerance is the reference's own
-        rounding (``precision.reference_rounding``): then the trial passes, and atol and rtol widen
-        for the comparisons with the reference that follow. Asked only where the precision check
-        runs, and only of a near miss (finite, within the relative-norm bound): a float64 oracle run
-        costs seconds, and a grossly wrong output needs no oracle to be wrong."""
+    def reference_rounding(self, ref, inputs, ref_out, trial: int, seed: int, mm: dict, what: str | None = None) -> bool:
+        """Whether a trial (or a shape variant: ``what``) outside the task-dtype reference's
+        tolerance is the reference's own rounding (``precision.reference_rounding``): then it
+        passes, and atol and rtol widen for the comparisons with the reference that follow. Asked
+        only where the precision check runs, and only of a near miss (finite, within the
+        relative-norm bound): a float64 oracle run costs seconds, and a grossly wrong output needs
+        no oracle to be wrong."""
         base = self.tolerances0
         if (not self.sem.extra_checks or base is None or base.get("rel_norm") is None or self._last_out is None
                 or not precision.enabled(self.spec.precision, self.spec.policy)
@@ -749,7 +750,7 @@ class Judge:
             mm["reason"] += " (within tolerance of the float64 oracle, yet not within the widened tolerance of the reference)"
             return False
         self.tolerances = widened
-        self.notes.append(f"trial {trial} (seed {seed}): {mm['reason']} of the task-dtype reference, but {detail}; atol "
+        self.notes.append(f"{what or f'trial {trial}'} (seed {seed}): {mm['reason']} of the task-dtype reference, but {detail}; atol "
                           f"and rtol x{factor:.3g} ({widened['atol']:.3g}, {widened['rtol']:.3g}) for the comparisons "
                           "with the reference that follow")
         return True
@@ -932,6 +933,12 @@ class Judge:
         s = self.slot("variant", inputs, ref_out)
         try:
             mm, _ = self.check_one(s, inputs, ref_out, len(self.spec.seeds), seed, what)
+            # a near miss on another shape may be the reference's rounding there, as in the trials
+            # (issue 20's pilot: L2/14's float64-accumulating GEMV missed 1 of 1280 elements of a
+            # grown shape after its trials had passed through this very check)
+            if mm is not None and self.reference_rounding(ref, inputs, ref_out, len(self.spec.seeds), seed, mm, what):
+                mm = None
+            self._last_out = None
             del inputs, ref_out
             self.drop_slot("variant")
         except JobFailed as f:
