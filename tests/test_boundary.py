@@ -264,6 +264,97 @@ def test_an_object_built_from_another_file_of_its_build_is_not_kept(tmp_path):
     assert cache.stored[0]["deps"] == [[str(header), st.st_size, st.st_mtime_ns]]
 
 
+def _pch_build(tmp_path: Path, name: str, cflags: str, root: Path, may_make: bool):
+    """A load_inline-shaped build (torch's build-file layout: main.cpp starting with
+    ``#include <torch/extension.h>``) against a small stand-in torch include tree, run by the
+    builder's own runner with real g++ and the binding's precompiled header cache."""
+    from kernelmosaic.verify.builder import PCH_FILE, PchCache, run_build_file
+
+    inc = tmp_path / "inc"
+    if not inc.exists():
+        (inc / "torch").mkdir(parents=True)
+        (inc / "torch" / "extension.h").write_text(
+            "#pragma once\n#include <map>\n#include <string>\n#include <vector>\n#include <regex>\n"
+            "inline int kmosaic_pch_probe() { return 42; }\n")
+    b = tmp_path / name
+    b.mkdir()
+    (b / "main.cpp").write_text("#include <torch/extension.h>\nint answer() { return kmosaic_pch_probe(); }\n")
+    (b / "build.ninja").write_text(textwrap.dedent(f"""\
+        ninja_required_version = 1.3
+        cxx = c++
+        cflags = -DTORCH_EXTENSION_NAME={name} -isystem {inc} -fPIC -std=c++17 {cflags}
+        post_cflags =
+        ldflags = -shared
+
+        rule compile
+          command = $cxx -MMD -MF $out.d $cflags -c $in -o $out $post_cflags
+          depfile = $out.d
+          deps = gcc
+
+        rule link
+          command = $cxx $in $ldflags -o $out
+
+        build main.o: compile {b}/main.cpp
+
+        build {name}.so: link main.o
+
+        default {name}.so
+        """))
+    run_build_file(str(b), pch=PchCache(root, str(b), "a toolchain", may_make))
+    assert (b / f"{name}.so").exists()
+    return b, json.loads((b / PCH_FILE).read_text())
+
+
+def test_the_binding_header_is_precompiled_stored_by_the_judge_and_checked(tmp_path):
+    """builder.PchCache with real g++: the build the judge let make it makes the precompiled header
+    and lists it, the builder writes nothing into the store, the judge stores it hashed
+    (judge.publish_pch); a later build with the same flags uses it (gcc says nothing against it
+    under -Winvalid-pch) and compiles the same object; other flags have another key and do not use
+    it; a stored header that fails its hash, or one gcc refuses for its flags, is not used and the
+    build stands."""
+    from kernelmosaic.task import sha256_file
+    from kernelmosaic.verify.builder import PCH_HEADER
+    from kernelmosaic.verify.judge import publish_pch, stored_pch_ok
+
+    root = tmp_path / "pch"
+    root.mkdir()
+    gch = PCH_HEADER + ".gch"
+    # no claim: nothing stored, nothing made, main.cpp compiled as before
+    plain, listing = _pch_build(tmp_path, "plain", "-O1", root, may_make=False)
+    assert listing["used"] is False and listing["made"] is None and not list(plain.rglob("*.gch"))
+    # the claimed build makes it; only the judge stores it
+    first, listing = _pch_build(tmp_path, "first", "-O1", root, may_make=True)
+    assert listing["used"] is True and listing["made"]["key"] == listing["key"], listing
+    assert list(root.iterdir()) == []  # the builder only listed it
+    assert publish_pch(first, root) is True
+    entry = root / listing["key"]
+    manifest = json.loads((entry / "manifest.json").read_text())
+    assert manifest["sha256"] == sha256_file(entry / gch) and stored_pch_ok(entry)
+    # the same flags, another extension name and another build folder: the stored header is used
+    second, listing2 = _pch_build(tmp_path, "second", "-O1", root, may_make=False)
+    assert listing2["used"] is True and listing2["key"] == listing["key"] and listing2["made"] is None, listing2
+    assert os.path.realpath(next(second.glob(f".pch/*/{gch}"))) == str((entry / gch).resolve())
+    # the object is the same as the one compiled without it
+    assert (second / "main.o").read_bytes() == (plain / "main.o").read_bytes()
+    # other flags: another key, not used
+    other, listing3 = _pch_build(tmp_path, "other", "-O2", root, may_make=False)
+    assert listing3["used"] is False and listing3["key"] != listing["key"]
+    # a stored header gcc refuses (made with other flags, stored under this key): not used, and said.
+    # gcc's own check is partial (it took a -O2 header for a -O1 compile): the key holds the exact flags
+    made_o0, _ = _pch_build(tmp_path, "made_o0", "-O0", root, may_make=True)
+    (entry / gch).write_bytes(next(made_o0.glob(f".pch/*/{gch}")).read_bytes())
+    (entry / "manifest.json").write_text(json.dumps({**manifest, "sha256": sha256_file(entry / gch)}))
+    refused, listing5 = _pch_build(tmp_path, "refused", "-O1", root, may_make=False)
+    assert listing5["used"] is False and "did not use" in listing5["note"], listing5
+    # tampered (its hash no longer matches): not used; the next claimed build makes it again and the
+    # judge replaces the bad entry
+    (entry / gch).write_bytes(b"not a precompiled header")
+    tampered, listing6 = _pch_build(tmp_path, "tampered", "-O1", root, may_make=False)
+    assert listing6["used"] is False and not list(tampered.glob(f".pch/*/{gch}"))
+    again, listing7 = _pch_build(tmp_path, "again", "-O1", root, may_make=True)
+    assert listing7["made"] and publish_pch(again, root) is True and stored_pch_ok(entry)
+
+
 def test_a_polling_receive_gets_every_message_whole(tmp_path):
     """TimingConfig.spin_wait's channel: a receive that polls takes a message sent while it polls
     and one sent after it gave up polling (then it waits asleep), each whole, with the descriptor

@@ -203,6 +203,48 @@ def test_a_changed_build_reuses_its_unchanged_compiled_file(cpu_verifier, cache_
     assert all(p.read_bytes().startswith(b"\x7fELF") and b"not the object" not in p.read_bytes() for p in stored)
 
 
+@pytest.mark.slow
+def test_the_binding_header_is_precompiled_once_and_used_by_the_next_build(cpu_verifier, cache_dir):
+    """builder.PchCache through the verifier, with real g++ and torch's headers: the first build of a
+    flag set of its own makes the precompiled torch/extension.h, which the judge stores hashed under
+    <cache>/build/pch; the next candidate with the same flags (other code, so no object or library
+    is reused) compiles main.cpp with it, in less time. A stored header that no longer matches its
+    hash is not used: the next build makes it again and the judge replaces the entry."""
+    import re
+
+    from kernelmosaic.task import sha256_file
+    from kernelmosaic.verify.builder import PCH_HEADER
+
+    pch = Path(cache_dir) / "build" / "pch"
+    stored = lambda: {p.name for p in pch.glob("*") if re.fullmatch(r"[0-9a-f]{64}", p.name)}  # noqa: E731
+    before = stored()
+    base = read("cpu/relu_inline_ok.py").replace('extra_cflags=["-O2"]', 'extra_cflags=["-O2", "-DKMOSAIC_PCH_TEST"]')
+
+    def verify(tag: str):
+        src = base.replace('name="kmosaic_test_relu"', f'name="kmosaic_test_relu_pch_{tag}"').replace(
+            "auto xc = x.contiguous();", f"auto xc = x.contiguous();  // {tag}")
+        v = cpu_verifier.verify(VerifyRequest(candidate=src, task=relu_task(), backend="cpp", timing=NO_TIMING))
+        assert v.status == "correct", v.error
+        assert not any("reused" in n for n in v.notes), v.notes  # nothing came from the object cache
+        return v
+
+    used = "main.cpp was compiled with the precompiled torch/extension.h (the same flags and toolchain)"
+    first = verify("a")
+    made = stored() - before
+    assert len(made) == 1, (before, stored())
+    entry = pch / made.pop()
+    gch = entry / (PCH_HEADER + ".gch")
+    assert json.loads((entry / "manifest.json").read_text())["sha256"] == sha256_file(gch)
+    assert used in first.notes, first.notes  # the build that made it used it
+    second = verify("b")
+    assert used in second.notes, second.notes
+    assert second.phases_s["compile"] < first.phases_s["compile"] * 0.6, (first.phases_s, second.phases_s)
+    gch.write_bytes(b"not the header the judge stored")  # as a candidate could not: the cache is read-only to it
+    third = verify("c")
+    assert stored() - before == {entry.name}
+    assert json.loads((entry / "manifest.json").read_text())["sha256"] == sha256_file(gch) and gch.stat().st_size > 1 << 20
+
+
 def test_speed_of_light_floor_rejects_implausible_times(cache_dir):
     """With a bandwidth far below the machine's, every real time is 'faster than physics'. The
     FLOPs part of the floor is shown and never decides: a correct kernel may need fewer FLOPs than

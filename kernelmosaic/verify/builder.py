@@ -3,7 +3,7 @@
 A candidate asks for a build (``load_inline`` or ``cc.compile``) from inside its sandbox; the judge
 checks the request (names, and every flag against an allow-list) and, on a cache miss, runs
 
-    python -m kernelmosaic.verify.builder REQUEST.json STAGING_DIR
+    python -m kernelmosaic.verify.builder REQUEST.json STAGING_DIR [OBJECTS_DIR [PCH_DIR]]
 
 in the same kind of sandbox: it may write only STAGING_DIR and execute only the compilers. It runs
 no candidate code: ``load_inline`` builds through torch's own build-file writer, but the commands in
@@ -22,6 +22,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -315,8 +316,8 @@ class ObjectCache:
         outside = []
         for d in deps:
             real = os.path.realpath(os.path.join(self.build_dir, d))
-            if real in own:
-                continue
+            if real in own or real.startswith(os.path.join(self.build_dir, ".pch") + os.sep):
+                continue  # .pch: the precompiled header's fixed text (PchCache), the same object with or without it
             if real.startswith(self.build_dir + os.sep):
                 return  # built from another file of this build: not reusable by its own text
             st = _stat_key(real)
@@ -329,13 +330,153 @@ class ObjectCache:
         Path(self.build_dir, OBJECTS_FILE).write_text(json.dumps({"objects": self.stored, "reused": self.reused}))
 
 
-def run_build_file(build_dir: str, error_prefix: str = "Error building extension", objects: ObjectCache | None = None) -> None:
+# -- the binding's precompiled header -----------------------------------------------------------------
+STEPS_FILE = "steps.json"  # seconds each compile and the link took, by output file: read by the judge
+PCH_FILE = "pch.json"  # the precompiled header this build made or used: read by the judge
+PCH_CLAIM_FILE = "pch-claim"  # written by the judge: this build may make a missing precompiled header
+PCH_HEADER = "kmosaic_pch.h"
+PCH_KEEP = 4  # flag sets whose header the judge keeps: each is hundreds of MB (786 MB for torch 2.14, C++20)
+PCH_MAX_BYTES = 4 << 30  # a larger file is not stored
+PCH_CLAIM_STALE_S = 1200  # a claim this old is a build that died: another may make the header
+# load_inline's main.cpp always starts with this line; the header is exactly it, and nothing a
+# candidate wrote is in it
+PCH_TEXT = "#include <torch/extension.h>\n"
+
+
+class PchCache:
+    """A precompiled ``torch/extension.h`` for ``main.cpp``, the binding file ``load_inline``
+    writes: on the 2-core CPU machine its compile took a median 21.6 s in a gold kernel's build,
+    most of it parsing that header, and 8.2 s with the header precompiled. The object compiled with it is byte-identical to the one
+    compiled without (measured), so it changes build time only.
+
+    One per toolchain and exact flag set: the key hashes the judge's toolchain identity, the
+    header's text and the compile command of ``main.cpp`` with its input, output, depfile and the
+    extension's name (``-DTORCH_EXTENSION_NAME=...``, which no torch header reads) left out; the
+    precompiled header is built with exactly those flags. gcc also checks the flags itself and
+    silently parses the header instead when they differ: ``-Winvalid-pch`` makes it say so, and
+    the build then records that it was not used.
+
+    Never torch's ``use_pch=True``: that writes ``extension.h.gch`` into torch's install folder,
+    which every candidate process can reach. Here the builder (sandboxed) only reads
+    ``<cache>/build/pch/``: it checks the stored file against the hash the judge recorded and
+    against the (path, size, mtime) of every header it was made from, then links it into its own
+    staging folder. A missing one is made only by the build the judge allowed to (``PCH_CLAIM_FILE``,
+    one build per flag set at a time: a cold batch would otherwise make it once per build, 36 s
+    and 786 MB each); the judge hashes and stores what this builder lists in ``pch.json``
+    (``judge.publish_pch``). The judge never writes into a stored file, it renames whole folders,
+    so the file hashed here is the one gcc reads, or gcc finds none and parses the header."""
+
+    def __init__(self, root: str | os.PathLike, build_dir: str, toolchain: str, may_make: bool = False):
+        self.root = Path(root)
+        self.given = str(build_dir)
+        self.build_dir = os.path.realpath(build_dir)
+        self.toolchain = toolchain
+        self.may_make = may_make
+        self.key: str | None = None
+        self.made: dict | None = None
+        self.used = False
+        self.note = ""
+        self.made_s: float | None = None  # how long making it took, where this build made it
+
+    @staticmethod
+    def header_args(args: list[str], source: str) -> list[str]:
+        """The flags of a ``main.cpp`` compile (``source``) that a precompiled header must be made with."""
+        out, skip = [], False
+        for a in args:
+            if skip:
+                skip = False
+                continue
+            if a in ("-MF", "-o"):
+                skip = True
+                continue
+            if a in ("-MMD", "-MD", "-c", source) or a.startswith("-DTORCH_EXTENSION_NAME="):
+                continue
+            out.append(a)
+        return out
+
+    def _key(self, flags: list[str]) -> str:
+        h = hashlib.sha256(self.toolchain.encode())
+        h.update(b"\0" + "\0".join(flags).replace(self.given, "@BUILD@").replace(self.build_dir, "@BUILD@").encode())
+        h.update(b"\0" + PCH_TEXT.encode())
+        return h.hexdigest()
+
+    def args_for(self, args: list[str], source: str) -> list[str]:
+        """Extra arguments for a ``main.cpp`` compile that use the precompiled header (found, or
+        made when this build may), or none."""
+        try:
+            if not Path(self.build_dir, source).read_text().startswith(PCH_TEXT):
+                return []
+        except OSError:
+            return []
+        flags = self.header_args(args, source)
+        self.key = key = self._key(flags)
+        local = Path(self.build_dir, ".pch", key[:16])
+        local.mkdir(parents=True, exist_ok=True)
+        hdr = local / PCH_HEADER
+        hdr.write_text(PCH_TEXT)
+        gch = local / (PCH_HEADER + ".gch")
+        if self._stored_ok(key):
+            os.symlink(self.root / key / (PCH_HEADER + ".gch"), gch)
+        elif self.may_make:
+            t0 = time.monotonic()
+            p = subprocess.run([*flags, "-MD", "-MF", f"{gch}.d", "-x", "c++-header", str(hdr), "-o", str(gch)],
+                               cwd=self.build_dir, capture_output=True, text=True, timeout=900)
+            self.made_s = round(time.monotonic() - t0, 2)
+            if p.returncode != 0:
+                self.note = "the precompiled header did not build: " + (p.stdout + p.stderr)[-500:]
+                gch.unlink(missing_ok=True)
+                return []
+            deps = []
+            try:
+                for d in parse_depfile(gch.with_name(gch.name + ".d").read_text()):
+                    real = os.path.realpath(os.path.join(self.build_dir, d))
+                    if real.startswith(self.build_dir + os.sep):
+                        continue  # the header itself
+                    st = _stat_key(real)
+                    if st is None:
+                        return []
+                    deps.append(st)
+            except OSError:
+                return []
+            self.made = {"key": key, "file": str(gch.relative_to(self.build_dir)), "deps": deps}
+        else:
+            return []
+        self.used = True  # until gcc says otherwise (-Winvalid-pch)
+        # -Winvalid-pch: gcc says when it parses the header instead (saw()); never an error, whatever -Werror asks
+        return ["-include", str(hdr), "-Winvalid-pch", "-Wno-error=invalid-pch"]
+
+    def _stored_ok(self, key: str) -> bool:
+        try:
+            m = json.loads((self.root / key / "manifest.json").read_text())
+            if any(_stat_key(d[0]) != d for d in m["deps"]):
+                return False
+            from ..task import sha256_file
+
+            return sha256_file(self.root / key / (PCH_HEADER + ".gch")) == m["sha256"]
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            return False
+
+    def saw(self, log: str) -> None:
+        """The compile's output: gcc says here when it would not use the header (other flags)."""
+        if self.used and ".gch: not used because" in log:
+            self.used = False
+            self.note = "gcc did not use the precompiled header: " + log.split(".gch: not used because", 1)[1][:200].strip()
+
+    def write(self) -> None:
+        Path(self.build_dir, PCH_FILE).write_text(json.dumps({"key": self.key, "made": self.made, "used": self.used,
+                                                              "note": self.note}))
+
+
+def run_build_file(build_dir: str, error_prefix: str = "Error building extension", objects: ObjectCache | None = None,
+                   pch: PchCache | None = None) -> None:
     """Run the commands of the build.ninja that torch wrote: compiles in parallel, then the link.
 
     Each command becomes an argument list (the flags in it were allow-listed, and torch's own
     quoting is undone by shlex) and runs without a shell. A compile whose object is in
-    ``objects`` (the same text, command and toolchain) is skipped. Raises RuntimeError with the
-    compiler's output, as torch's ninja runner does, so the candidate sees the same compile error."""
+    ``objects`` (the same text, command and toolchain) is skipped. ``main.cpp`` is compiled with
+    ``pch``'s precompiled header where there is one for its exact flags (the object is the same,
+    and keyed by the command without it). Raises RuntimeError with the compiler's output, as
+    torch's ninja runner does, so the candidate sees the same compile error."""
     text = Path(build_dir, "build.ninja").read_text()
     variables: dict[str, str] = {}
     rules: dict[str, str] = {}
@@ -361,13 +502,26 @@ def run_build_file(build_dir: str, error_prefix: str = "Error building extension
             variables[k.strip()] = _ninja_expand(v.strip(), variables)
 
     def run(outs, rule, ins):
+        t0 = time.monotonic()
+        try:
+            return _run(outs, rule, ins)
+        finally:
+            steps[outs[0]] = round(time.monotonic() - t0, 2)
+
+    def _run(outs, rule, ins):
         cmd = _ninja_expand(rules[rule], {**variables, "in": " ".join(ins), "out": " ".join(outs)})
         key = None
         if objects is not None and rule != "link" and len(outs) == 1:
             key = objects.key(cmd, ins, [i for b in compiles for i in b[2]])
             if objects.fetch(key, outs[0]):
                 return 0, "(reused: the same source, command and toolchain as an earlier build)", cmd
-        p = subprocess.run(shlex.split(cmd), cwd=build_dir, capture_output=True, text=True, timeout=900)
+        args = shlex.split(cmd)
+        with_pch = pch is not None and rule == "compile" and len(ins) == 1 and os.path.basename(ins[0]) == "main.cpp"
+        if with_pch:
+            args += pch.args_for(args, ins[0])
+        p = subprocess.run(args, cwd=build_dir, capture_output=True, text=True, timeout=900)
+        if with_pch:
+            pch.saw(p.stdout + p.stderr)
         if p.returncode == 0 and key is not None:
             objects.note(key, outs[0], ins)
         return p.returncode, (p.stdout + p.stderr), cmd
@@ -375,8 +529,13 @@ def run_build_file(build_dir: str, error_prefix: str = "Error building extension
     compiles = [b for b in builds if b[1] != "link"]
     links = [b for b in builds if b[1] == "link"]
     logs = []
-    with ThreadPoolExecutor(max_workers=max(1, min(len(compiles), os.cpu_count() or 1))) as ex:
-        results = list(ex.map(lambda b: run(*b), compiles))
+    steps: dict[str, float] = {}
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, min(len(compiles), os.cpu_count() or 1))) as ex:
+            results = list(ex.map(lambda b: run(*b), compiles))
+    finally:
+        if pch is not None:  # a header made here is kept even when the candidate's code did not compile
+            pch.write()
     for rc, log, cmd in results:
         logs.append(cmd + "\n" + log)
         if rc != 0:
@@ -386,26 +545,32 @@ def run_build_file(build_dir: str, error_prefix: str = "Error building extension
         logs.append(cmd + "\n" + log)
         if rc != 0:
             raise RuntimeError(f"{error_prefix}: " + "\n".join(logs))
+    if pch is not None and pch.made_s is not None:
+        steps["pch"] = pch.made_s
+    Path(build_dir, STEPS_FILE).write_text(json.dumps(steps))
     if objects is not None:
         objects.write()
 
 
-def build_without_ninja(objects=None) -> None:
+def build_without_ninja(objects=None, pch=None) -> None:
     """Make torch's ``cpp_extension`` run the build files it writes through ``run_build_file``
-    (argument lists: no ninja, no shell). ``objects``: build folder -> ObjectCache, or None.
+    (argument lists: no ninja, no shell). ``objects``: build folder -> ObjectCache, or None;
+    ``pch``: build folder -> PchCache, or None.
     Also the profiler's driver (agent/profiler.py): ninja starts each compiler in a process
     group of its own, which the sandbox's seccomp layer refuses (setpgid)."""
     from torch.utils import cpp_extension as ce
 
     ce.verify_ninja_availability = lambda: None
     ce._run_ninja_build = lambda build_directory, verbose, error_prefix: run_build_file(
-        build_directory, error_prefix, objects(build_directory) if objects else None)
+        build_directory, error_prefix, objects(build_directory) if objects else None, pch(build_directory) if pch else None)
 
 
-def build(req: BuildRequest, staging: str, objects_dir: str | None = None, toolchain: str = "") -> str:
+def build(req: BuildRequest, staging: str, objects_dir: str | None = None, toolchain: str = "",
+          pch_dir: str | None = None) -> str:
     """Build ``req`` into ``staging``; returns the library's path. Runs inside the builder sandbox.
     ``objects_dir``: the judge's object cache (read only here), for ``load_inline``'s compiles,
-    keyed with the judge's ``toolchain``."""
+    keyed with the judge's ``toolchain``; ``pch_dir``: the judge's precompiled headers (read only
+    here; PchCache), made here when the judge left ``PCH_CLAIM_FILE`` in ``staging``."""
     req.validate()  # again: the judge checked, and this process trusts nothing it was handed
     if req.tool == "cc":
         cc = os.environ.get("CC", "gcc") if req.language == "c" else os.environ.get("CXX", "g++")
@@ -425,7 +590,9 @@ def build(req: BuildRequest, staging: str, objects_dir: str | None = None, toolc
 
     # torch writes the build file and would run ninja (through /bin/sh) and import the result:
     # here the commands run as argument lists, and nothing is imported
-    build_without_ninja(lambda d: ObjectCache(objects_dir, d, toolchain) if objects_dir and toolchain else None)
+    may_make = Path(staging, PCH_CLAIM_FILE).exists()
+    build_without_ninja(lambda d: ObjectCache(objects_dir, d, toolchain) if objects_dir and toolchain else None,
+                        lambda d: PchCache(pch_dir, d, toolchain, may_make) if pch_dir and toolchain else None)
     ce._import_module_from_library = lambda *a, **k: None
     ce.load_inline(req.name, req.cpp_sources, cuda_sources=req.cuda_sources or None, functions=req.functions,
                    extra_cflags=req.extra_cflags, extra_cuda_cflags=req.extra_cuda_cflags, extra_ldflags=req.extra_ldflags,
@@ -504,12 +671,13 @@ def main() -> None:
     req = BuildRequest(**json.loads(Path(sys.argv[1]).read_text()))
     staging = sys.argv[2]
     objects_dir = sys.argv[3] if len(sys.argv) > 3 else None
+    pch_dir = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
     try:
         toolchain = Path(staging, TOOLCHAIN_FILE).read_text()
     except OSError:
         toolchain = ""  # no identity to key objects by: nothing is reused
     try:
-        path = build(req, staging, objects_dir, toolchain)
+        path = build(req, staging, objects_dir, toolchain, pch_dir)
         result = {"ok": True, "path": path}
     except BuildRefused as e:
         result = {"ok": False, "refused": str(e)}

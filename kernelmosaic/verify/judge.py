@@ -20,6 +20,7 @@ and baselines are timed through the same channel by a process that never ran can
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -376,15 +377,22 @@ class Judge:
         key = req.key(self.toolchain())
         root = Path(self.spec.build_dir) / "artifacts"
         objects = Path(self.spec.build_dir) / "objects"  # compiled files by content (builder.ObjectCache)
+        pch = Path(self.spec.build_dir) / "pch"  # the binding's precompiled header (builder.PchCache)
+        use_pch = req.tool == "load_inline" and os.environ.get("KMOSAIC_BUILD_PCH", "1") != "0"
         art = root / key
         found = self._cached_artifact(art)
         if found is None:
             root.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix="kmosaic-build-"))
             os.chmod(staging, 0o755)
+            claim = None
             try:
                 (staging / "request.json").write_text(json.dumps(req.__dict__))
                 (staging / builder.TOOLCHAIN_FILE).write_text(self.toolchain())
+                if use_pch:
+                    claim = self._claim_pch(req, pch)
+                    if claim is not None:
+                        (staging / builder.PCH_CLAIM_FILE).write_text(claim.name)
                 cfg = sandbox.SandboxConfig(workdir=str(staging), execute=toolchain_paths(), devices=False)
                 env = dict(os.environ, HOME=str(staging), TMPDIR=str(staging),
                            PATH=private_path(staging / ".bin") + os.pathsep + str(Path(sys.executable).parent))
@@ -392,12 +400,18 @@ class Judge:
                 with open(log, "wb") as lf:
                     try:
                         subprocess.run(sandbox.command(cfg, [sys.executable, "-m", "kernelmosaic.verify.builder",
-                                                             str(staging / "request.json"), str(staging), str(objects)]),
+                                                             str(staging / "request.json"), str(staging), str(objects),
+                                                             str(pch) if use_pch else ""]),
                                        stdin=subprocess.DEVNULL, stdout=lf, stderr=subprocess.STDOUT, env=env,
                                        timeout=900, close_fds=True)
                     except subprocess.TimeoutExpired:
                         return {"ok": False, "message": "the build did not finish within 900 s"}, []
                 infra.check_room(staging)  # a build that failed on a full disk is the verifier's (infra_error)
+                if req.tool == "load_inline":
+                    self._note_build_steps(staging)
+                # before the candidate's own result: a header made here holds none of its code
+                if use_pch and publish_pch(staging, pch):
+                    self.notes.append("main.cpp was compiled with the precompiled torch/extension.h (the same flags and toolchain)")
                 try:
                     result = json.loads((staging / "result.json").read_text())
                 except (OSError, ValueError):
@@ -438,6 +452,8 @@ class Judge:
                 if found is None:
                     return {"ok": False, "message": "the built library could not be stored"}, []
             finally:
+                if claim is not None:
+                    claim.unlink(missing_ok=True)
                 shutil.rmtree(staging, ignore_errors=True)
         path, digest = found
         if self.spec.policy == "strict":  # the symbols the loader will bind, in the library the judge built
@@ -492,6 +508,42 @@ class Judge:
                     shutil.rmtree(tmp, ignore_errors=True)
             except (OSError, KeyError, TypeError):
                 continue
+
+    def _note_build_steps(self, staging: Path) -> None:
+        """Where a load_inline build's time went (builder.STEPS_FILE), as a note: main.cpp (the
+        binding; where this build made the precompiled header, main.cpp's time includes it),
+        cuda.cu (the kernels), the link."""
+        try:
+            steps = json.loads((staging / builder.STEPS_FILE).read_text())
+            made = steps.pop("pch", None)
+            names = {"main.o": "main.cpp", "cuda.cuda.o": "cuda.cu"}
+            parts = [f"{names.get(k, 'link' if str(k).endswith('.so') else str(k)[:40])} {float(v):.1f}"
+                     + (f" (of which making the precompiled header {float(made):.1f})" if k == "main.o" and made else "")
+                     for k, v in sorted(steps.items(), key=lambda kv: kv[0] != "main.o")[:8]]
+        except (OSError, ValueError, AttributeError, TypeError):
+            return
+        if parts:
+            self.notes.append("build steps (s): " + ", ".join(parts))
+
+    def _claim_pch(self, req: BuildRequest, root: Path) -> Path | None:
+        """Let this build make the precompiled header for its flags, unless another build is making
+        it now: a cold batch of builds would otherwise each make the same header (36 s and 786 MB on
+        the CPU machine). The claim is a file only judges write; one older than builder.PCH_CLAIM_STALE_S is
+        a build that died, and is taken over."""
+        h = hashlib.sha256(self.toolchain().encode())
+        h.update(json.dumps([req.extra_cflags, req.extra_include_paths, req.with_cuda, bool(req.cuda_sources)]).encode())
+        claim = root / f".claim-{h.hexdigest()[:32]}"
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            try:
+                if time.time() - claim.stat().st_mtime > builder.PCH_CLAIM_STALE_S:
+                    claim.unlink(missing_ok=True)
+            except FileNotFoundError:
+                pass
+            os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            return claim
+        except OSError:
+            return None
 
     @staticmethod
     def _stored_object_ok(entry: Path) -> bool:
@@ -1677,3 +1729,59 @@ def _driver_version() -> str | None:
         _driver.append(v)
     return _driver[0]
 
+
+# -- the binding's precompiled header (builder.PchCache): stored by the judge only ----------------------------
+def publish_pch(staging: Path, root: Path) -> bool:
+    """Store the precompiled header the builder in ``staging`` made (builder.PchCache), hashed, in a
+    folder moved into place in one rename; keep the builder.PCH_KEEP newest (each is hundreds of MB).
+    Only the judge writes this cache, and never into a stored file: a builder that hashed one reads
+    that one. Returns whether that build's main.cpp was compiled with a precompiled header."""
+    try:
+        listing = json.loads((staging / builder.PCH_FILE).read_text())
+        used = bool(listing.get("used"))
+        made = listing.get("made")
+        if not made:
+            return used
+        key, rel, deps = made["key"], made["file"], made["deps"]
+        if not (isinstance(key, str) and re.fullmatch(r"[0-9a-f]{64}", key) and isinstance(rel, str)
+                and isinstance(deps, list) and all(isinstance(d, list) and len(d) == 3 for d in deps)):
+            return used
+        src = staging / rel
+        if src.is_symlink() or staging.resolve() not in src.resolve().parents or not src.is_file() \
+                or src.stat().st_size > builder.PCH_MAX_BYTES:
+            return used
+        entry = root / key
+        if entry.exists():
+            if stored_pch_ok(entry):
+                return used
+            bad = root / f".{key}.bad.{os.getpid()}"  # one that fails its hash is never used: replaced
+            os.rename(entry, bad)
+            shutil.rmtree(bad, ignore_errors=True)
+        tmp = root / f".{key}.{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        shutil.copyfile(src, tmp / (builder.PCH_HEADER + ".gch"))
+        (tmp / "manifest.json").write_text(json.dumps({"sha256": sha256_file(tmp / (builder.PCH_HEADER + ".gch")),
+                                                       "deps": deps}))
+        for q in (tmp, *tmp.iterdir()):
+            os.chmod(q, 0o755 if q.is_dir() else 0o644)
+        try:
+            os.rename(tmp, entry)
+        except OSError:  # another judge stored it first
+            shutil.rmtree(tmp, ignore_errors=True)
+        stored = sorted((p for p in root.iterdir() if re.fullmatch(r"[0-9a-f]{64}", p.name)),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in stored[builder.PCH_KEEP:]:
+            gone = root / f".{old.name}.old.{os.getpid()}"
+            os.rename(old, gone)
+            shutil.rmtree(gone, ignore_errors=True)
+        return used
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def stored_pch_ok(entry: Path) -> bool:
+    try:
+        return sha256_file(entry / (builder.PCH_HEADER + ".gch")) == json.loads((entry / "manifest.json").read_text())["sha256"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
