@@ -383,7 +383,7 @@ def test_the_judge_resets_dynamo_only_after_dynamo_compiled():
 def test_gpu_gate_admits_shared_jobs_together_and_an_alone_job_by_itself():
     from kernelmosaic.verify.pool import GpuGate
 
-    gate = GpuGate(3)
+    gate = GpuGate(1 / 3)
     inside: list[str] = []
     log: list[tuple[str, int]] = []
     lock = threading.Lock()
@@ -432,14 +432,14 @@ def test_gpu_gate_learns_a_task_that_took_more_than_a_share():
     from kernelmosaic.verify.pool import GpuGate, oom_infra
     from kernelmosaic.verify.spec import JobSpec
 
-    gate = GpuGate(4)
+    gate = GpuGate(0.25)
     big, small = JobSpec(reference="big"), JobSpec(reference="small")
     gib = 1 << 30
     gate.learn(small, Outcome({"status": "correct", "gpu_memory": {"judge_peak_bytes": 20 * gib, "candidate_bytes": None,
-                                                                   "total_bytes": 140 * gib}}), 0.25)
+                                                                   "total_bytes": 140 * gib}}))
     assert gate.why_alone(small) is None  # 20 of 140 GiB: within a quarter
     gate.learn(big, Outcome({"status": "correct", "gpu_memory": {"judge_peak_bytes": 30 * gib, "candidate_bytes": 8 * gib,
-                                                                 "total_bytes": 140 * gib}}), 0.25)
+                                                                 "total_bytes": 140 * gib}}))
     assert "over a lane's share" in gate.why_alone(big)
     assert gate.why_alone(JobSpec(reference="big", candidate="another candidate")) is not None  # by task, not by job
     assert oom_infra(Outcome({"status": "infra_error", "error": {"kind": "out_of_memory"}}))
@@ -455,7 +455,7 @@ def test_a_job_out_of_memory_beside_other_lanes_runs_again_alone(cache_dir, tmp_
 
     v = Verifier(device="cpu", workers=2, cache_dir=cache_dir, timeouts={"check": 120, "load": 120})
     try:
-        gate = GpuGate(2)
+        gate = GpuGate(0.5)
         for lane in v.pool.lanes:
             lane.gate = gate
         body = ('        if not os.path.exists(STATE + "/once"):\n'

@@ -353,8 +353,13 @@ def test_a_shape_variant_that_meets_the_references_rounding_asks_the_oracle(cach
 
     data = Path(__file__).resolve().parent / "data"
     task = load_task(data / "tasks" / "bf16_chain_grows.py")
-    honest = (data / "cpu" / "bf16_chain_grows_cc_fp32.py").read_text()
-    biased = (data / "cpu" / "bf16_chain_grows_cc_biased.py").read_text()
+    # the four-product kernels of the test above, with one product up to 300 rows, and the
+    # biased one off at the taller shape alone
+    loop = "for (int k = 0; k < 4; ++k)"
+    honest = (data / "cpu" / "bf16_chain_cc_fp32.py").read_text().replace(loop, "for (int k = 0; k < (rows > 300 ? 4 : 1); ++k)")
+    biased = (data / "cpu" / "bf16_chain_cc_biased.py").read_text().replace(loop, "for (int k = 0; k < (rows > 300 ? 4 : 1); ++k)")
+    biased = biased.replace("to_bf16(v * 1.012f)", "to_bf16(rows > 300 ? v * 1.012f : v)")
+    assert "rows > 300 ? 4 : 1" in honest and "rows > 300 ? v * 1.012f : v" in biased
     off = TimingConfig(enabled=False)
     reqs = [VerifyRequest(candidate=honest, task=task, backend="cpp", timing=off, trials=3),
             VerifyRequest(candidate=honest, task=task, backend="cpp", timing=off, trials=3, precision=False),

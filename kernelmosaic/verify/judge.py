@@ -221,7 +221,7 @@ class Judge:
         # memory must not depend on how many lanes there are, so none is charged to the candidate;
         # it is the verifier's (infra_error), and the pool runs the job again alone (pool.GpuGate)
         self.shared_gpu = self.is_cuda and spec.gpu_share is None and _int_env("KMOSAIC_GPU_LANES", 1) > 1
-        self._cand_peak: int | None = None  # the candidate's GPU memory after its trials (GpuGate.learn)
+        self._cand_bytes: int | None = None  # the candidate's GPU memory after its trials (GpuGate.learn)
         # how this job's protocol judges (protocols.Semantics: the project's own, or KernelBench's
         # evaluator's seeds, weights, inputs and tolerances, with no rules and no extra checks)
         self.sem = protocols.semantics(spec.protocol)
@@ -1456,7 +1456,7 @@ class Judge:
             peak = torch.cuda.max_memory_reserved(self.device)
         except RuntimeError:
             return {}
-        return {"judge_peak_bytes": int(peak), "candidate_bytes": self._cand_peak, "total_bytes": int(total),
+        return {"judge_peak_bytes": int(peak), "candidate_bytes": self._cand_bytes, "total_bytes": int(total),
                 "share": self.gpu_share}
 
     def _nvml_device(self) -> int | str:
@@ -1551,7 +1551,7 @@ class Judge:
                     # task's next jobs (pool.GpuGate.learn); NVML's count only: the fallback (the
                     # device's growth) would count the other lanes' memory as this candidate's
                     m = self.memory_report()
-                    self._cand_peak = m.get("candidate_bytes") if m.get("how") == "measured by NVML" else None
+                    self._cand_bytes = m.get("candidate_bytes") if m.get("how") == "measured by NVML" else None
                 # what the trials held goes back to the GPU, for the processes that time next
                 torch.cuda.empty_cache()
             if timing_on:

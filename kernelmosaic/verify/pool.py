@@ -225,8 +225,8 @@ class GpuGate:
     text, for as long as the pool lives. Alone, the job's judge and candidate get the whole GPU
     (``JobSpec.gpu_share``)."""
 
-    def __init__(self, lanes: int):
-        self.lanes = lanes
+    def __init__(self, share: float):
+        self.share = share  # each lane's share of the GPU (KMOSAIC_GPU_SHARE of its lanes)
         self._cond = threading.Condition()
         self._shared = 0
         self._alone = False
@@ -245,14 +245,14 @@ class GpuGate:
         with self._cond:
             self._big.setdefault(self.task_key(job), why)
 
-    def learn(self, job: JobSpec, out: "Outcome", share: float) -> None:
+    def learn(self, job: JobSpec, out: "Outcome") -> None:
         """Remember a task whose judge (by its own peak) or candidate (by its budget's use) took
         more than a lane's share of the GPU, so that its next jobs run alone rather than fail."""
         mem = (out.result or {}).get("gpu_memory") or {}
         total = mem.get("total_bytes")
         used = sum(int(mem.get(k) or 0) for k in ("judge_peak_bytes", "candidate_bytes"))
-        if isinstance(total, (int, float)) and total > 0 and used > share * total:
-            self.mark(job, f"its last run used {used / total:.0%} of the GPU, over a lane's share ({share:.0%})")
+        if isinstance(total, (int, float)) and total > 0 and used > self.share * total:
+            self.mark(job, f"its last run used {used / total:.0%} of the GPU, over a lane's share ({self.share:.0%})")
 
     @contextmanager
     def hold(self, alone: bool):
@@ -334,7 +334,7 @@ class _Lane:
                     gpu_wait += waited
                     out = self._run_once(run_job, timeouts)
                 if alone is None:
-                    gate.learn(job, out, float(self.env.get("KMOSAIC_GPU_SHARE") or 1.0))
+                    gate.learn(job, out)
             if not out.infra or len(attempts) >= retries:
                 break
             attempts.append({"attempt": len(attempts) + 1, **out.infra_summary()})
@@ -524,14 +524,15 @@ class WorkerPool:
                 gpus = gpus[:workers]
             # each lane's judge and candidate get cores of their own, and builds the rest
             self.cpu_split = split_cpus(len(gpus))
-            # a GPU with several lanes admits each job shared or alone, by its memory (GpuGate)
-            self.gates = {g: GpuGate(gpus.count(g)) for g in set(gpus) if gpus.count(g) > 1}
             for i, g in enumerate(gpus):
                 lane_env = {**(env or {}), "CUDA_VISIBLE_DEVICES": g}
                 # the lane's share of its GPU, from which its judge sets the candidate's memory
                 # budget (infra.gpu_budget); KMOSAIC_GPU_SHARE set by the user wins (other
                 # programs on the GPU)
                 lane_env["KMOSAIC_GPU_SHARE"] = os.environ.get("KMOSAIC_GPU_SHARE") or str(lane_share(gpus.count(g)))
+                if gpus.count(g) > 1 and g not in self.gates:
+                    # a GPU with several lanes admits each job shared or alone, by its memory (GpuGate)
+                    self.gates[g] = GpuGate(float(lane_env["KMOSAIC_GPU_SHARE"]))
                 # the judge then charges no out-of-memory to a candidate: the pool runs it again alone
                 lane_env["KMOSAIC_GPU_LANES"] = str(gpus.count(g))
                 if self.cpu_split:
