@@ -328,14 +328,35 @@ def cmd_finish(a) -> None:
     root = Path(a.root)
     for part in ("mosaic", "kernelbench"):
         for flag in sorted((root / part / "episodes").glob("*/FINISH")):
-            folder = flag.parent
-            if (folder / "DONE").exists() or (folder / "candidate.py").exists():
-                continue
-            p = _kmosaic("episode", "finish", str(folder), "--store", str(root / part / "store.sqlite"))
-            if p.returncode == 0:
-                (folder / "prompt.md").unlink(missing_ok=True)
-                (folder / "DONE").write_text("finished by the agent\n")
-            print(folder.name, "finished" if p.returncode == 0 else p.stderr.strip())
+            _finish(root, part, flag.parent, "finished by the agent", by_agent=True)
+
+
+def cmd_close(a) -> None:
+    """End every episode still open when the pilot itself ends, whether or not the agent wrote
+    FINISH: the operator's decision, not the policy's, so DONE says so and gives ``--why``. An
+    episode with a candidate waiting for its verdict is left open: closing it would drop a turn."""
+    root = Path(a.root)
+    for part in ("mosaic", "kernelbench"):
+        for folder in sorted(p for p in (root / part / "episodes").iterdir() if p.is_dir()):
+            if (folder / "FINISH").exists():
+                _finish(root, part, folder, "finished by the agent", by_agent=True)
+            else:
+                _finish(root, part, folder, f"closed by the operator, not the agent: {a.why}", by_agent=False)
+
+
+def _finish(root: Path, part: str, folder: Path, why: str, by_agent: bool) -> None:
+    if (folder / "DONE").exists():
+        return
+    if (folder / "candidate.py").exists():
+        print(folder.name, "left open: its candidate.py has not been verified")
+        return
+    p = _kmosaic("episode", "finish", str(folder), "--store", str(root / part / "store.sqlite"))
+    if p.returncode == 0:
+        if by_agent:
+            (folder / "prompt.md").unlink(missing_ok=True)  # FINISH answered it
+        # else kept: the prompt the agent never answered is part of the record
+        (folder / "DONE").write_text(why + "\n")
+    print(folder.name, why if p.returncode == 0 else p.stderr.strip())
 
 
 def _qwen_counter(ranks_file: str | None):
@@ -430,6 +451,10 @@ def cmd_report(a) -> None:
 
     root = Path(a.root)
     count = _qwen_counter(a.tokenizer_ranks)
+    # how each episode ended is in its folder's DONE (the step CLI's reason, the agent's FINISH, or
+    # the operator's close), which the store does not tell apart
+    plan = json.loads((root / "plan.json").read_text()) if (root / "plan.json").is_file() else {"episodes": []}
+    folders = {p["episode_id"]: root / p["dir"] for p in plan["episodes"]}
     out: dict = {"parts": {}, "tokenizer": "Qwen BPE ranks (qwen.tiktoken) via tiktoken" if count else None}
     for part in ("mosaic", "kernelbench"):
         path = root / part / "store.sqlite"
@@ -457,10 +482,12 @@ def cmd_report(a) -> None:
                             if i > 0 and _progress(turns[i - 1], t):
                                 helped[g] = helped.get(g, 0) + 1
                     first = next((t["idx"] for t in turns if t["status"] == "correct"), None)
+                    done = folders[e.episode_id] / "DONE" if e.episode_id in folders else None
                     eps.append({"episode_id": e.episode_id, "task": e.task_key, "status": e.status,
                                 "category": meta.get("category"), "dtype": (meta.get("dtypes") or [None])[0],
                                 "backend": (ext.get("config") or {}).get("backend"), "turns": turns,
-                                "first_correct_turn": first, "correct": any(t["status"] == "correct" for t in turns)})
+                                "first_correct_turn": first, "correct": any(t["status"] == "correct" for t in turns),
+                                "ended": done.read_text().strip() if done and done.is_file() else None})
             metrics = {rid: compute_metrics(st, rid).to_dict() for rid in st.run_ids()}
             kb = {}
             for rid in st.run_ids():
@@ -475,7 +502,11 @@ def cmd_report(a) -> None:
                 statuses[t["status"]] = statuses.get(t["status"], 0) + 1
                 for r in t["rules"]:
                     rules[r] = rules.get(r, 0) + 1
-        out["parts"][part] = {"episodes": eps, "metrics": metrics, "kernelbench_protocol": kb,
+        ended: dict[str, int] = {}
+        for e in eps:
+            key = "open" if e["ended"] is None else e["ended"].split(":")[0]
+            ended[key] = ended.get(key, 0) + 1
+        out["parts"][part] = {"episodes": eps, "ended": ended, "metrics": metrics, "kernelbench_protocol": kb,
                               "phases_s": _phases([t["phases_s"] for e in eps for t in e["turns"]]),
                               "turn_statuses": statuses, "rejection_rules": rules,
                               "guidance_already_done": {g: {"shown": n, "already_done": d} for g, (n, d) in sorted(redundant.items())},
@@ -485,7 +516,7 @@ def cmd_report(a) -> None:
     for part, d in out["parts"].items():
         n = len(d["episodes"])
         ok = sum(e["correct"] for e in d["episodes"])
-        print(f"{part}: {ok}/{n} episodes correct; turn statuses {d['turn_statuses']}")
+        print(f"{part}: {ok}/{n} episodes correct; turn statuses {d['turn_statuses']}; ended {d['ended']}")
 
 
 def main() -> None:
@@ -509,6 +540,9 @@ def main() -> None:
     m.add_argument("--from", required=True)
     fn = sub.add_parser("finish")
     fn.add_argument("--root", required=True)
+    cl = sub.add_parser("close", help="end every open episode: the pilot is over (the operator's decision)")
+    cl.add_argument("--root", required=True)
+    cl.add_argument("--why", required=True, help="recorded in each folder's DONE")
     k = sub.add_parser("kbjudge")
     k.add_argument("--root", required=True)
     k.add_argument("--lanes-per-gpu", type=int, default=1, help="judges sharing the GPU (timing stays exclusive)")
@@ -518,7 +552,7 @@ def main() -> None:
     rep.add_argument("--tokenizer-ranks", help="qwen.tiktoken (from the dashscope wheel) for token counts")
     a = ap.parse_args()
     {"start": cmd_start, "baselines": cmd_baselines, "round": cmd_round, "absorb": cmd_absorb,
-     "kbjudge": cmd_kbjudge, "finish": cmd_finish, "report": cmd_report}[a.cmd](a)
+     "kbjudge": cmd_kbjudge, "finish": cmd_finish, "close": cmd_close, "report": cmd_report}[a.cmd](a)
 
 
 if __name__ == "__main__":
