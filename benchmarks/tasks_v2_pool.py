@@ -44,6 +44,8 @@ def main() -> None:
     ap.add_argument("--lexical-only", action="store_true", help="skip the behavioural check")
     ap.add_argument("--jobs", type=int, default=1, help="behavioural probe workers")
     ap.add_argument("--json", default=None, help="also write the summary here")
+    ap.add_argument("--names-out", default=None, help="write the kept tasks' names here, one a line: the GPU filter's "
+                                                      "--names (benchmarks/tasks_gpu_filter.py)")
     a = ap.parse_args()
 
     t0 = time.perf_counter()
@@ -83,6 +85,8 @@ def main() -> None:
     print(json.dumps(summary, indent=1))
     if a.json:
         Path(a.json).write_text(json.dumps(summary, indent=1) + "\n")
+    if a.names_out:
+        Path(a.names_out).write_text("".join(r["name"] + "\n" for r in kept))
     print(f"\nv2 pool {out}: {b.tasks} tasks kept of {len(recs)}; fusion {b.fusion_pct}%, fp32 {b.fp32_pct}%, "
           f"{b.templates} distinct templates" + ("" if not summary["misses"] else f"; MISSES: {'; '.join(summary['misses'])}"))
 
