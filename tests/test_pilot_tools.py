@@ -109,3 +109,32 @@ def test_a_broken_round_store_is_one_line_and_leaves_the_local_store(tmp_path):
     with pytest.raises(SystemExit, match="not a readable SQLite store"):
         _pilot()._copy_store(src, dst)
     assert dst.read_bytes() == b"local" and not list(tmp_path.glob("*.absorb"))
+
+
+def test_closing_the_pilot_says_who_ended_each_episode_and_leaves_a_pending_turn_open(tmp_path, monkeypatch):
+    import subprocess
+    from types import SimpleNamespace
+
+    pilot = _pilot()
+    eps = tmp_path / "mosaic" / "episodes"
+    for name, files in (("agent_done", {"FINISH": "", "prompt.md": "p"}), ("pending", {"candidate.py": "x = 1\n", "prompt.md": "p"}),
+                        ("open", {"prompt.md": "p"}), ("budget", {"DONE": "budgets spent: optimize turns used up\n"})):
+        (eps / name).mkdir(parents=True)
+        for f, text in files.items():
+            (eps / name / f).write_text(text)
+    (tmp_path / "kernelbench" / "episodes").mkdir(parents=True)
+    finished = []
+
+    def fake(*args, **kw):  # kmosaic episode finish FOLDER --store STORE
+        finished.append(args[2].split("/")[-1])
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    monkeypatch.setattr(pilot, "_kmosaic", fake)
+    pilot.cmd_close(SimpleNamespace(root=str(tmp_path), why="the pilot ended"))
+    assert finished == ["agent_done", "open"]  # the pending candidate is not dropped; the budget-spent one is done
+    assert (eps / "agent_done" / "DONE").read_text() == "finished by the agent\n"
+    assert not (eps / "agent_done" / "prompt.md").exists()  # FINISH answered it
+    assert (eps / "open" / "DONE").read_text() == "closed by the operator, not the agent: the pilot ended\n"
+    assert (eps / "open" / "prompt.md").read_text() == "p"  # never answered: kept in the record
+    assert not (eps / "pending" / "DONE").exists() and (eps / "pending" / "candidate.py").exists()
+    assert (eps / "budget" / "DONE").read_text().startswith("budgets spent")
