@@ -4,7 +4,8 @@
 
 It regenerates the pool (deterministic: same code, size and seed give the same files, checked
 by the fingerprint it prints), copies the results of earlier calls from --resume, measures
-the tasks not yet measured (one worker process per GPU, so timing is serial on each GPU)
+the tasks not yet measured (--lanes-per-gpu worker processes per GPU, one by default: their
+checks share the GPU, while each timing loop has it alone, so timing stays serial on each GPU)
 until --budget-s, then writes $OUT/results.jsonl (all results so far), $OUT/summary.json
 and $OUT/pool_manifest.jsonl. Run it again with --resume pointing at the returned
 results.jsonl until it says nothing is left.
@@ -40,10 +41,17 @@ def main() -> None:
     ap.add_argument("--fingerprint", default=None, help="the pool fingerprint the names were made for (checked)")
     ap.add_argument("--budget-s", type=float, default=420.0, help="stop taking new tasks after this many seconds")
     ap.add_argument("--device", default="cuda")
-    ap.add_argument("--gpus", default=None, help="GPU indices, one worker each (default: all)")
+    ap.add_argument("--gpus", default=None, help="GPU indices (default: all)")
+    ap.add_argument("--lanes-per-gpu", type=int, default=1,
+                    help="judges sharing each GPU (default 1): their checks run at once; each timing loop still has "
+                         "the GPU alone (timing stays serial per GPU); an out-of-memory beside the others runs again alone")
     ap.add_argument("--timing-runs", type=int, default=10)
     ap.add_argument("--window", default="1,15", help="eager window in ms for the summary")
     a = ap.parse_args()
+    if a.lanes_per_gpu < 1:
+        ap.error(f"--lanes-per-gpu must be 1 or more, not {a.lanes_per_gpu}")
+    if a.lanes_per_gpu > 1 and a.device != "cuda":
+        ap.error("--lanes-per-gpu is for --device cuda; the CPU filter runs one judge")
     t0 = time.monotonic()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -78,7 +86,8 @@ def main() -> None:
             last[0] = time.monotonic()
             print(f"{i}/{n} measured ({time.monotonic() - t0:.0f} s); {res['name']}: eager {res.get('eager_ms')} ms", flush=True)
 
-    stats = filters.run_filters(pool, out, device=a.device, gpus=gpus, budget_s=budget, n_timing=a.timing_runs,
+    stats = filters.run_filters(pool, out, device=a.device, gpus=gpus, lanes_per_gpu=a.lanes_per_gpu, budget_s=budget,
+                                n_timing=a.timing_runs,
                                 progress=progress, only=only)
     shutil.copy(pool / MANIFEST, out / "pool_manifest.jsonl")
     lo, hi = (float(x) for x in a.window.split(","))

@@ -153,6 +153,25 @@ def test_lanes_per_gpu_multiplies_the_gpus_that_workers_picks():
         assert [lane.env["CUDA_VISIBLE_DEVICES"] for lane in v.pool.lanes] == ["0", "0", "1", "1"]
 
 
+def test_filter_lanes_per_gpu_is_refused_when_bad_or_on_the_cpu(tmp_path):
+    """`kmosaic tasks filter --lanes-per-gpu`: 0 or less is a usage error, and so is more than one on
+    the CPU (one judge there), before anything is measured; the benchmark script says the same."""
+    r = kmosaic("tasks", "generate", "--out", str(tmp_path / "pool"), "--n", "3", "--scale", "small", "--seed", "1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    for n in ("0", "-2"):
+        usage_error(kmosaic("tasks", "filter", str(tmp_path / "pool"), "--device", "cuda", "--lanes-per-gpu", n),
+                    "Invalid value for '--lanes-per-gpu'")
+    usage_error(kmosaic("tasks", "filter", str(tmp_path / "pool"), "--device", "cpu", "--lanes-per-gpu", "2"),
+                "--lanes-per-gpu is for --device cuda; the CPU filter runs one judge")
+    assert not (tmp_path / "pool" / "filter").exists()
+    script = [sys.executable, str(ROOT / "benchmarks" / "tasks_gpu_filter.py"), "--out", str(tmp_path / "o"),
+              "--pool", str(tmp_path / "pool")]
+    for args, needle in ((["--lanes-per-gpu", "0"], "--lanes-per-gpu must be 1 or more"),
+                         (["--device", "cpu", "--lanes-per-gpu", "2"], "the CPU filter runs one judge")):
+        usage_error(subprocess.run(script + args, capture_output=True, text=True, timeout=120), needle)
+    assert not (tmp_path / "o").exists()
+
+
 def test_zero_step_training_is_a_config_error(tmp_path):
     from kernelmosaic.train.config import ConfigError, load_config
 

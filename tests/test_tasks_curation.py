@@ -140,6 +140,73 @@ def test_filter_jobs_run_on_the_verifiers_pool_which_survives_hangs_and_crashes(
     assert summarize(rows, None)["drops"] == {"timeout": 1, "worker crash": 1}
 
 
+def oom_src(flag) -> str:
+    """A task whose forward asks torch for 16 TiB (the kernel refuses it: an out-of-memory raised in
+    the judge, as in test_infra.py) while ``flag`` does not exist yet; None: every time."""
+    when = "True" if flag is None else f"not os.path.exists({str(flag)!r})"
+    mark = "" if flag is None else f"            open({str(flag)!r}, 'w').close()\n"
+    return (HEAD.replace("import torch\n", "import os\nimport torch\n") + "class Model(nn.Module):\n    def forward(self, x):\n"
+            f"        if {when}:\n{mark}            torch.empty(1 << 44, dtype=torch.uint8)\n"
+            "        return torch.tanh(x) * 2.0\n" + INPUTS)
+
+
+def test_filter_lanes_sharing_a_device_run_an_out_of_memory_again_alone(tmp_path):
+    """Two lanes of one device behind a GpuGate, as run_filters(lanes_per_gpu=2) makes on a GPU (here
+    CPU lanes given one lock file, which stand in for a GPU's lanes: Judge.shared_gpu): a reference
+    that runs out of memory beside the other lane is the verifier's failure, run again alone, and
+    ends measured and passed; one that runs out of memory alone too is dropped, as with one lane;
+    a task beside them is measured as usual. Without the gate a second shared failure leaves the
+    task unmeasured, for the next run, rather than dropped."""
+    from kernelmosaic.verify.pool import GpuGate, WorkerPool
+
+    d = tmp_path / "set"
+    ts = TaskSet.create(d)
+    ts.add("oom_once", oom_src(tmp_path / "once"), {"category": "x", "dtypes": ["fp32"]})
+    ts.add("oom_always", oom_src(None), {"category": "x", "dtypes": ["fp32"]})
+    ts.add("fine", task_src("torch.tanh(x) * 2.0"), {"category": "x", "dtypes": ["fp32"]})
+    pool = WorkerPool("cpu", workers=2, prewarm=False, jobs_per_worker=64,
+                      env={"KMOSAIC_GPU_LOCK": str(tmp_path / "gpu.lock"), "KMOSAIC_GPU_LANES": "2"})
+    try:
+        gate = GpuGate(0.5)
+        for lane in pool.lanes:
+            lane.gate = gate
+        s = run_filters(d, d / "filter", device="cpu", n_timing=2, pool=pool)
+        assert s["measured"] == 3 and s["remaining"] == 0 and s["lanes_per_gpu"] == 2 and not s.get("unmeasured"), s
+        rows = {json.loads(ln)["name"]: json.loads(ln) for ln in (d / "filter" / "results.jsonl").read_text().splitlines()}
+        once = rows["oom_once"]
+        assert once["passed_checks"] and once["eager_ms"] > 0, once
+        assert "ran out of GPU memory beside the other lanes' jobs" in once["alone"], once
+        assert [a["kind"] for a in once["attempts"]] == ["out_of_memory"], once["attempts"]
+        always = rows["oom_always"]  # alone it is the task's own out-of-memory again: dropped
+        assert not always["passed_checks"] and always["checks"]["runs"] is False and always["alone"], always
+        assert "can't allocate memory" in always["reasons"][0] and "status" not in always, always
+        fine = rows["fine"]
+        assert fine["passed_checks"] and fine["eager_ms"] > 0 and "alone" not in fine and "attempts" not in fine, fine
+        assert {r["lanes_per_gpu"] for r in rows.values()} == {2}
+
+        for lane in pool.lanes:  # no gate: its run again shares the device too, and fails the same way
+            lane.gate = None
+        d2 = tmp_path / "set2"
+        TaskSet.create(d2).add("oom_always", oom_src(None), {"category": "x", "dtypes": ["fp32"]})
+        s2 = run_filters(d2, d2 / "filter", device="cpu", n_timing=2, pool=pool)
+        assert s2["measured"] == 0 and s2["remaining"] == 1, s2
+        assert [(u["name"], u["kind"]) for u in s2["unmeasured"]] == [("oom_always", "out_of_memory")], s2
+        assert (d2 / "filter" / "results.jsonl").read_text() == ""  # measured again by the next run
+    finally:
+        pool.close()
+
+
+def test_filter_lanes_per_gpu_is_checked():
+    from kernelmosaic.verify.pool import lane_gpus
+
+    assert lane_gpus([0, 1], 2) == ["0", "0", "1", "1"] and lane_gpus(["3"], 1) == ["3"]
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="whole number"):
+            run_filters("nowhere", "nowhere", device="cuda", lanes_per_gpu=bad)
+    with pytest.raises(ValueError, match="the CPU filter runs one judge"):
+        run_filters("nowhere", "nowhere", device="cpu", lanes_per_gpu=2)
+
+
 # -- dedup and decontamination ------------------------------------------------------------------
 def test_op_sequence_aliases():
     a = op_sequence(task_src("torch.relu(x) + 1.0"))

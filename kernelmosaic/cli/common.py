@@ -261,11 +261,11 @@ def out_file(path: Path, option: str = "--out") -> Path:
     return path
 
 
-def lane_options(device: str, lanes_per_gpu: int) -> dict:
+def lane_options(device: str, lanes_per_gpu: int, on_cpu: str = "on the CPU the lanes are cores, set with --workers") -> dict:
     """The verifier's options for ``--lanes-per-gpu``; exit 2 with --device cpu, where the lanes
-    are CPU cores and --workers sets them."""
+    are CPU cores and --workers sets them (``on_cpu``: what the command does there instead)."""
     if lanes_per_gpu == 1:
         return {}
     if str(device) != "cuda":
-        fail("--lanes-per-gpu is for --device cuda; on the CPU the lanes are cores, set with --workers")
+        fail(f"--lanes-per-gpu is for --device cuda; {on_cpu}")
     return {"lanes_per_gpu": lanes_per_gpu}

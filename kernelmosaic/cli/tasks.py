@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..task import TaskError
-from .common import fail, missing_extra
+from .common import fail, lane_options, missing_extra
 
 out = Console(soft_wrap=True, emoji=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False)
@@ -175,7 +175,11 @@ def register(app: typer.Typer) -> None:
     @app.command("filter")
     def filter_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
                    device: str = typer.Option("cpu", help="cpu | cuda."),
-                   gpus: Optional[str] = typer.Option(None, help="GPU indices, one worker (serial timing) each (default: every visible GPU)."),
+                   gpus: Optional[str] = typer.Option(None, help="GPU indices (default: every visible GPU)."),
+                   lanes_per_gpu: int = typer.Option(1, "--lanes-per-gpu", min=1, help="Judges sharing each GPU (default 1): "
+                                                     "their checks run at once; each timing loop still has the GPU alone, so "
+                                                     "timing stays serial per GPU. An out-of-memory beside the others is run "
+                                                     "again alone."),
                    budget_s: float = typer.Option(3600.0, help="Stop taking tasks after this many seconds (rerun to resume)."),
                    timing_runs: int = typer.Option(10, min=1),
                    window: Optional[str] = typer.Option(None, help="Eager window LO,HI ms for the summary (default 1,15 on cuda, none on cpu)."),
@@ -186,6 +190,7 @@ def register(app: typer.Typer) -> None:
 
         if device not in ("cpu", "cuda"):
             _fail(f"--device must be cpu or cuda, not {device!r}")
+        lanes = lane_options(device, lanes_per_gpu, on_cpu="the CPU filter runs one judge").get("lanes_per_gpu", 1)
         _open(set_dir)
         try:
             g = [int(x) for x in gpus.split(",")] if gpus else None
@@ -193,7 +198,7 @@ def register(app: typer.Typer) -> None:
             _fail(f"--gpus must be comma-separated integers, not {gpus!r}")
         win = _window(window) if window else ((1.0, 15.0) if device == "cuda" else None)
         rdir = results_dir or set_dir / "filter"
-        stats = run_filters(set_dir, rdir, device=device, gpus=g, budget_s=budget_s, n_timing=timing_runs,
+        stats = run_filters(set_dir, rdir, device=device, gpus=g, lanes_per_gpu=lanes, budget_s=budget_s, n_timing=timing_runs,
                             progress=None if json_out else lambda i, n, r: out.print(
                                 f"[dim]{i}/{n}[/] {r['name']}: " + ("ok" if r.get("passed_checks") else ", ".join(r.get("reasons") or []))
                                 + (f", eager {r['eager_ms']:.3f} ms" if r.get("eager_ms") else ""), highlight=False))

@@ -10,8 +10,9 @@ input buffers, a device-wide sync per call), so it is the baseline a candidate w
 compared against.
 
 The measuring is the verifier's (``verify/reference.py``): ``run_filters`` sends each task as a
-``filter`` job through the verifier's worker pool (one judge per GPU, so that no two tasks are
-timed on one GPU at once; one on the CPU), appends one JSON line per task to
+``filter`` job through the verifier's worker pool (``lanes_per_gpu`` judges per GPU, one by
+default: their checks share the GPU, while each timing loop has it alone, so no two tasks are
+timed on one GPU at once; one judge on the CPU), appends one JSON line per task to
 ``DIR/results.jsonl``, skips tasks already there, and stops cleanly at a time budget so a long
 pool is measured over several calls of the same command. What to keep is decided here.
 """
@@ -21,9 +22,13 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..task import sha256_text
 from ..verify.reference import CHECKS, measure  # noqa: F401  (measure: one task in this process)
+
+if TYPE_CHECKING:
+    from ..verify.pool import WorkerPool
 
 RESULTS = "results.jsonl"
 WINDOW_H200 = (1.0, 15.0)
@@ -107,17 +112,22 @@ def load_results(path) -> dict[str, dict]:
     return {r["name"]: r for r in read_jsonl(p, torn_tail_ok=True) if isinstance(r, dict) and "name" in r}
 
 
-def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] | None = None, budget_s: float = 450.0,
-                task_timeout_s: float = 60.0, n_timing: int = 10, timing: bool = True,
-                progress=None, only: list[str] | None = None) -> dict:
+def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] | None = None, lanes_per_gpu: int = 1,
+                budget_s: float = 450.0, task_timeout_s: float = 60.0, n_timing: int = 10, timing: bool = True,
+                progress=None, only: list[str] | None = None, pool: WorkerPool | None = None) -> dict:
     """Measure every task of a set not yet in ``out_dir/results.jsonl``; stop at the budget.
-    On ``cuda``, one worker per GPU in ``gpus``, or per visible GPU when it is None."""
+    On ``cuda``, ``lanes_per_gpu`` workers per GPU in ``gpus``, or per visible GPU when it is None;
+    one worker on the CPU. ``pool``: a ``WorkerPool`` of the caller's to measure on instead (left
+    open; its lanes decide, as the tests' CPU lanes behind one ``GpuGate``)."""
     import threading
 
-    from ..verify.pool import WorkerPool, detect_gpus
+    from ..verify.pool import WorkerPool, check_lanes_per_gpu, detect_gpus, lane_gpus
     from ..verify.spec import JobSpec, TimingConfig
     from .taskset import TaskSet
 
+    check_lanes_per_gpu(lanes_per_gpu)
+    if pool is None and device != "cuda" and lanes_per_gpu > 1:
+        raise ValueError("lanes_per_gpu is for device='cuda': the CPU filter runs one judge")
     t0 = time.monotonic()
     ts = TaskSet.open(set_dir)
     out_dir = Path(out_dir)
@@ -132,19 +142,25 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
         # counting with it once put a lane on a GPU that another benchmark was timing on
         gpus = detect_gpus()  # none: the pool says so ("no NVIDIA GPU found ... use --device cpu")
     stats = {"measured": 0, "skipped_done": len(done), "remaining": 0,
-             "total": len(ts.records) if only is None else len(set(only))}
+             "total": len(ts.records) if only is None else len(set(only)),
+             "lanes_per_gpu": pool.lanes_per_gpu if pool is not None else lanes_per_gpu}
     (out_dir / RESULTS).touch()  # a run that measures nothing still leaves its (empty) results file
     if not todo:
         stats["elapsed_s"] = round(time.monotonic() - t0, 1)
         return stats
-    # one judge per GPU (each GPU times one task at a time), one on the CPU; no spare judges and
-    # no candidate processes: a filter job runs the reference alone
-    try:
-        pool = WorkerPool(device, workers=None if device == "cuda" else 1, gpus=[str(g) for g in gpus] if device == "cuda" else None,
-                          prewarm=False, jobs_per_worker=64)
-    except RuntimeError as e:
-        stats.update(remaining=len(todo), errors=[str(e)], elapsed_s=round(time.monotonic() - t0, 1))
-        return stats
+    # lanes_per_gpu judges per GPU (each GPU still times one task at a time: reference.py), one on
+    # the CPU; no spare judges and no candidate processes: a filter job runs the reference alone
+    own_pool = pool is None
+    if own_pool:
+        try:
+            pool = WorkerPool(device, workers=None if device == "cuda" else 1,
+                              gpus=lane_gpus(gpus, lanes_per_gpu) if device == "cuda" else None, prewarm=False, jobs_per_worker=64)
+        except RuntimeError as e:
+            stats.update(remaining=len(todo), errors=[str(e)], elapsed_s=round(time.monotonic() - t0, 1))
+            return stats
+    # beside other lanes, a judge's out-of-memory is the verifier's (infra_error): the pool runs it
+    # once more with the GPU to itself (GpuGate), where an out-of-memory is the task's again
+    retries = 1 if pool.lanes_per_gpu > 1 else 0
     lock = threading.Lock()
     queue = list(reversed(todo))
     results_f = open(out_dir / RESULTS, "a")
@@ -163,7 +179,13 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
             limit = min(task_timeout_s, max(15.0, left + 20.0))
             job = JobSpec(kind="filter", device=device, reference=src, seeds=[11, 12],
                           timing=TimingConfig(enabled=timing, n=n_timing, warmup=2))
-            out = pool.run(job, {"startup": 300.0, "check": limit}, retries=0)
+            out = pool.run(job, {"startup": 300.0, "check": limit}, retries=retries)
+            if out.result is not None and out.infra:
+                # still the verifier's failure after the retry: no verdict on the task, which stays
+                # unmeasured (out of results.jsonl), so a resumed run measures it again
+                with lock:
+                    stats.setdefault("unmeasured", []).append({"name": rec["name"], **out.infra_summary()})
+                continue
             if out.result is not None:
                 res = {k: v for k, v in out.result.items() if k != "event"}
             elif out.failure == "timeout":
@@ -177,6 +199,11 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
                 res = {"checks": {"runs": False}, "passed_checks": False, "reasons": ["worker crash (process died)"]}
             res["name"] = rec["name"]
             res["sha256"] = sha256_text(src)
+            res["lanes_per_gpu"] = stats["lanes_per_gpu"]  # how it was measured: judges sharing its GPU
+            if out.alone:  # run with the GPU to itself, and why (GpuGate)
+                res["alone"] = out.alone
+            if out.attempts:  # the runs that failed for the verifier's reasons first
+                res["attempts"] = out.attempts
             with lock:
                 results_f.write(json.dumps(res, default=str) + "\n")
                 results_f.flush()
@@ -192,8 +219,9 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
             th.join()
     finally:
         results_f.close()
-        pool.close()
-    stats["remaining"] = len(queue)
+        if own_pool:
+            pool.close()
+    stats["remaining"] = len(queue) + len(stats.get("unmeasured", []))
     stats["elapsed_s"] = round(time.monotonic() - t0, 1)
     return stats
 

@@ -220,7 +220,11 @@ class Judge:
         # job was not given the GPU to itself: an out-of-memory here may be theirs, and a verdict's
         # memory must not depend on how many lanes there are, so none is charged to the candidate;
         # it is the verifier's (infra_error), and the pool runs the job again alone (pool.GpuGate)
-        self.shared_gpu = self.is_cuda and spec.gpu_share is None and _int_env("KMOSAIC_GPU_LANES", 1) > 1
+        # CPU lanes given one lock file (KMOSAIC_GPU_LOCK) stand in for a GPU's lanes: the tests'
+        # only way to reach this rule without a GPU. The pool sets KMOSAIC_GPU_LANES on GPU lanes
+        # alone, so on the CPU nothing but a test that sets both variables is affected
+        stand_in = not self.is_cuda and quiet.lock_path(spec.device) is not None
+        self.shared_gpu = (self.is_cuda or stand_in) and spec.gpu_share is None and _int_env("KMOSAIC_GPU_LANES", 1) > 1
         self._cand_bytes: int | None = None  # the candidate's GPU memory after its trials (GpuGate.learn)
         # how this job's protocol judges (protocols.Semantics: the project's own, or KernelBench's
         # evaluator's seeds, weights, inputs and tolerances, with no rules and no extra checks)

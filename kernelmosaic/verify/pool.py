@@ -436,6 +436,21 @@ def worker_env(device: str, extra: dict[str, str] | None = None) -> dict[str, st
     return env
 
 
+def check_lanes_per_gpu(lanes_per_gpu) -> int:
+    """``lanes_per_gpu`` itself, or ValueError unless it is a whole number ≥ 1."""
+    if isinstance(lanes_per_gpu, bool) or not isinstance(lanes_per_gpu, int) or lanes_per_gpu < 1:
+        raise ValueError("lanes_per_gpu must be a whole number ≥ 1")
+    return lanes_per_gpu
+
+
+def lane_gpus(gpus: list[int | str], lanes_per_gpu: int) -> list[str]:
+    """The pool's ``gpus`` for ``lanes_per_gpu`` judges on each GPU: each id repeated, in order. A
+    GPU named N times gets N lanes that share it (their memory shares, a GpuGate, the quiet lock):
+    the one rule for ``Verifier(lanes_per_gpu=N)`` and curation's filters."""
+    check_lanes_per_gpu(lanes_per_gpu)
+    return [str(g) for g in gpus for _ in range(lanes_per_gpu)]
+
+
 def detect_gpus() -> list[str]:
     vis = os.environ.get("CUDA_VISIBLE_DEVICES")
     if vis is not None:
@@ -552,6 +567,12 @@ class WorkerPool:
 
     def __len__(self) -> int:
         return len(self.lanes)
+
+    @property
+    def lanes_per_gpu(self) -> int:
+        """The most lanes that share one device, as the pool told their judges (KMOSAIC_GPU_LANES,
+        which makes a judge count an out-of-memory as the verifier's); 1 where none share."""
+        return max((int(lane.env.get("KMOSAIC_GPU_LANES") or 1) for lane in self.lanes), default=1)
 
     def run(self, job: JobSpec, timeouts: dict[str, float] | None = None, retries: int = INFRA_RETRIES) -> Outcome:
         """The job's outcome on the next free lane; ``retries``: how many times a run that failed

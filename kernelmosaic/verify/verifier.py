@@ -28,7 +28,8 @@ from ..vocab import PROTOCOLS
 from .machine import cpu_name
 from . import protocols
 from .policy import check_candidate
-from .pool import DEFAULT_TIMEOUTS, Outcome, WorkerPool, detect_arch, detect_gpus, run_one_off
+from .pool import (DEFAULT_TIMEOUTS, Outcome, WorkerPool, check_lanes_per_gpu, detect_arch, detect_gpus, lane_gpus,
+                   run_one_off)
 from .spec import BASELINE_PROVENANCE as _PROVENANCE, JobSpec, TimingConfig
 from .verdict import BACKENDS, POLICIES, BaselineSource, Failure, Rejection, Target, Verdict
 
@@ -166,15 +167,14 @@ class Verifier:
     ):
         if device not in ("cuda", "cpu"):
             raise ValueError("device must be 'cuda' or 'cpu'")
-        if not isinstance(lanes_per_gpu, int) or lanes_per_gpu < 1:
-            raise ValueError("lanes_per_gpu must be a whole number ≥ 1")
+        check_lanes_per_gpu(lanes_per_gpu)
         if device == "cuda" and lanes_per_gpu > 1:
             # several judges on one GPU: their checks run at once, each candidate within its share of
             # the memory, and each timed loop alone on the GPU (quiet.py). ``workers`` picks the
             # first N GPUs, as with one lane each, before each gets its lanes (the pool would
             # otherwise cut the expanded list: a Ray actor's ``workers=1`` left one lane)
             base = gpus if gpus is not None else detect_gpus()
-            gpus = [g for g in (base[:workers] if workers else base) for _ in range(lanes_per_gpu)]
+            gpus = lane_gpus(base[:workers] if workers else base, lanes_per_gpu)
             workers = None
         self.device = device
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()

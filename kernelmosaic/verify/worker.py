@@ -148,7 +148,7 @@ def main() -> None:
             emit({"event": "phase", "phase": "check"})
             emit({"event": "result", **reference.measure(spec.reference, args.device, seeds=tuple(spec.seeds or (11, 12)),
                                                          n_timing=spec.timing.n, warmup=spec.timing.warmup,
-                                                         timing=spec.timing.enabled)})
+                                                         timing=spec.timing.enabled, gpu_share=spec.gpu_share)})
             gc.collect()
             if device.type == "cuda":
                 torch.cuda.empty_cache()
