@@ -363,7 +363,8 @@ def _check(ref, inputs, ref_out, cand_out, device, trial, seed, multiple, budget
     if reasons:
         rep.status = "failed"
         rep.reason = ("; ".join(reasons) + f": the kernel computes in lower precision than {rep.dtype} (fp16, bf16 or TF32 "
-                      "operands or arithmetic, or approximations far beyond the reference's)")
+                      "operands or arithmetic, a tensor-core accumulator, which rounds toward zero, chained over a long K, or "
+                      "approximations far beyond the reference's)")
     else:
         rep.status = "passed"
     return rep
