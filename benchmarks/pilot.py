@@ -12,6 +12,7 @@ shows, one verified turn per round, and the GPU is held only while it verifies.
     python benchmarks/pilot.py baselines --root R                        # GPU: eager + torch.compile, once
     python benchmarks/pilot.py round --root R                            # GPU: verify every pending candidate
     python benchmarks/pilot.py absorb --root R --from DIR                # here: merge a round's output
+    python benchmarks/pilot.py close --root R --why TEXT                 # here: the pilot's end (the operator's)
 
 The round's state lives under R (stores and folders) and $KMOSAIC_CACHE_DIR (baselines,
 ceilings, vendor kernel tables), which the GPU command carries in and out as one tar file.
