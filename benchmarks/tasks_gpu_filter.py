@@ -63,10 +63,12 @@ def main() -> None:
             shutil.rmtree(pool)  # a half-written default pool from a killed run
         generate_pool(pool, a.n, scale=a.scale, seed=a.seed)
     fp = hashlib.sha256((pool / MANIFEST).read_bytes()).hexdigest()[:16]
-    print(f"pool {pool} ({a.n} tasks), fingerprint {fp}", flush=True)
+    ts = TaskSet.open(pool)  # an existing --pool says what it is (its size, seed and scale, not the defaults')
+    size, seed, scale = len(ts.records), ts.meta.get("seed", a.seed), ts.meta.get("scale", a.scale)
+    print(f"pool {pool} ({size} tasks), fingerprint {fp}", flush=True)
     if a.fingerprint and a.fingerprint != fp:
         sys.exit(f"pool fingerprint {fp} != expected {a.fingerprint}: the generators changed since the names were made")
-    names = {r["name"] for r in TaskSet.open(pool).records}
+    names = {r["name"] for r in ts.records}
     only = None
     if a.names:
         only = [ln.strip() for ln in Path(a.names).read_text().splitlines() if ln.strip()]
@@ -91,7 +93,8 @@ def main() -> None:
                                 progress=progress, only=only)
     shutil.copy(pool / MANIFEST, out / "pool_manifest.jsonl")
     lo, hi = (float(x) for x in a.window.split(","))
-    summary = {**stats, "pool": str(pool), "fingerprint": fp, "n": a.n, "seed": a.seed, "scale": a.scale,
+    summary = {**stats, "pool": str(pool), "fingerprint": fp, "n": size, "seed": seed, "scale": scale,
+               "version": ts.meta.get("version", "v1"),
                **filters.summarize(filters.load_results(out), (lo, hi) if a.device == "cuda" else None)}
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary), flush=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..task import TaskError
 from .pipeline import DECONTAM, DEDUP, eligible, read_rows
 from .select import coverage_radius, featurize, select
 from .taskset import TaskSet
@@ -18,11 +19,15 @@ DROPS = "drops.jsonl"
 NOT_RETIMED = "not re-timed"
 
 
-def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0), method: str = "kcenter", seed: int = 0,
-              name: str | None = None, only: list[str] | None = None, plots: bool = True, balance: bool = True,
-              retimed=None, notes: list[str] | None = None) -> dict:
+def build_set(pool: TaskSet, out_dir, n: int | None, *, results=None, window=(1.0, 15.0), method: str = "kcenter",
+              seed: int = 0, name: str | None = None, only: list[str] | None = None, plots: bool = True,
+              balance: bool = True, retimed=None, notes: list[str] | None = None, strict: bool = False,
+              quota: str = "sqrt") -> dict:
     """Select ``n`` eligible tasks of ``pool`` into a new set at ``out_dir`` with report.md and plots.
 
+    ``quota``: how ``n`` is split over groups with ``balance`` (:func:`~.select.select`).
+    ``n=None`` takes every eligible task. ``strict``: fewer eligible tasks than ``n`` (or none)
+    is a TaskError raised before anything is written; otherwise the set just has fewer.
     ``retimed``: the results of a second filter pass over some of the tasks (e.g. re-timed on a
     dedicated GPU). They replace the first pass's, and only tasks it measured stay eligible.
     ``notes``: markdown lines for the report, after its introduction."""
@@ -46,11 +51,19 @@ def build_set(pool: TaskSet, out_dir, n: int, *, results=None, window=(1.0, 15.0
             if r["name"] not in wanted:
                 dropped[r["name"]] = ("filter", "not measured", "not among the names offered")
         keep = [r for r in keep if r["name"] in wanted]
-    chosen = select(keep, n, method=method, seed=seed, balance=balance)
+    if strict and (not keep or (n is not None and len(keep) < n)):
+        by_stage = Counter(d[0] if d[1] not in ("not measured", NOT_RETIMED) else d[1] for d in dropped.values())
+        raise TaskError(str(pool.root), f"only {len(keep)} of {len(pool.records)} tasks pass every step, "
+                        f"{'fewer than the ' + str(n) + ' asked' if n is not None else 'none to select'} (dropped: "
+                        + ", ".join(f"{k} {v}" for k, v in by_stage.most_common()) + ")")
+    if n is None:
+        n = len(keep)
+    chosen = select(keep, n, method=method, seed=seed, balance=balance, quota=quota)
     out = Path(out_dir)
     existed = out.exists()
     ts = TaskSet.create(out, meta={"name": name or out.name, "kind": "curated", "pool": pool.meta, "selection": {
-        "method": method, "n": n, "seed": seed, "balance": balance, "window_ms": list(window) if window else None}})
+        "method": method, "n": n, "seed": seed, "balance": balance, "window_ms": list(window) if window else None,
+        **({"quota": quota} if quota != "sqrt" else {})}})
     try:
         return _fill_set(pool, ts, out, chosen, keep, dropped, results, window, method, plots, retimed,
                          second if retimed is not None else None, notes)
@@ -89,6 +102,26 @@ def _fill_set(pool, ts, out, chosen, keep, dropped, results, window, method, plo
     summary = write_report(pool, ts, keep, chosen, dropped, dd, dc, window, method, plots=plots, measured=measured,
                            notes=notes, retimed=retimed is not None)
     return summary
+
+
+def balance_section(chosen: list[dict], summary: dict) -> list[str]:
+    """mosaic-v2's balance targets (issue 18) on the selected tasks; the misses go into ``summary``."""
+    from .generate_v2 import balance
+
+    b = balance(chosen)
+    misses = b.meets()
+    summary["balance"] = {k: getattr(b, k) for k in ("tasks", "fusion_pct", "fp32_pct", "templates")}
+    summary["balance_misses"] = misses
+    rows = [("tasks", ">= 2,000", f"{b.tasks:,}", b.tasks >= 2000),
+            ("fusion chains", ">= 35%", f"{b.fusion_pct}% ({b.fusion:,})", b.fusion_pct >= 35.0),
+            ("fp32", ">= 50%", f"{b.fp32_pct}% ({b.fp32:,})", b.fp32_pct >= 50.0),
+            ("distinct templates", ">= 400", f"{b.templates:,}", b.templates >= 400)]
+    L = ["## Balance (issue 18's targets for mosaic-v2)", "", "| | target | selected | met |", "|---|---|---:|---|"]
+    L += [f"| {k} | {t} | {v} | {'yes' if ok else '**no**'} |" for k, t, v, ok in rows]
+    L += ["", ("Every target is met." if not misses else "**Misses:** " + "; ".join(misses) + "."),
+          "", "Wirings: " + ", ".join(f"{k} {v}" for k, v in b.by_wiring.items()) + "; dtypes: "
+          + ", ".join(f"{k} {v}" for k, v in b.by_dtype.items()) + ".", ""]
+    return L
 
 
 def sizing_table(pool: TaskSet, measured: dict, window, retimed: bool = False) -> list[str]:
@@ -136,7 +169,10 @@ def write_report(pool: TaskSet, ts: TaskSet, keep: list[dict], chosen: list[dict
     L = [f"# {ts.name}: a curated task set", ""]
     gpu = Counter(r.get("gpu") for r in chosen if r.get("gpu")).most_common(1)
     L += [f"{len(chosen)} KernelBench-format tasks in {summary['categories']} categories and dtypes "
-          f"{', '.join(summary['dtypes'])}, selected by {method}" + (" within per-category quotas" if ts.meta["selection"].get("balance") else "")
+          f"{', '.join(summary['dtypes'])}, selected by {method}" + ((
+              " within (category, dtype) quotas in proportion to the eligible tasks"
+              if ts.meta["selection"].get("quota") == "proportional" else " within per-category quotas")
+              if ts.meta["selection"].get("balance") else "")
           + f" from {len(keep)} that passed every step. "
           + (f"Eager times were measured on {gpu[0][0] if gpu else 'the GPU'} with the verifier's timing loop; the window "
              f"was {window[0]:g}-{window[1]:g} ms." if window else "(No timing window: a CPU run, checks only.)"), "",
@@ -153,6 +189,8 @@ def write_report(pool: TaskSet, ts: TaskSet, keep: list[dict], chosen: list[dict
     if summary["not_retimed"]:
         L.append(f"| not re-timed (passed the first pass only) | {len(keep)} | {summary['not_retimed']} |")
     L += [f"| diversity selection ({method}) | {len(chosen)} | {len(keep) - len(chosen)} |", ""]
+    if pool.meta.get("version") == "v2":
+        L += balance_section(chosen, summary)
     if filt:
         L += ["## Execution-filter drops by reason", "", "| reason | tasks | example | detail |", "|---|---:|---|---|"]
         ex = {}

@@ -133,19 +133,43 @@ def quotas(counts: dict[str, int], n: int) -> dict[str, int]:
     return q
 
 
-def select(recs: list[dict], n: int, method: str = "kcenter", seed: int = 0, balance: bool = True) -> list[dict]:
-    """``balance``: split ``n`` over categories by :func:`quotas`, then pick within each; the
-    features are computed over all tasks, so distances mean the same in every category."""
+def proportional_quotas(counts: dict[str, int], n: int) -> dict[str, int]:
+    """Shares proportional to each group's size (largest remainders)."""
+    total = sum(counts.values())
+    n = min(n, total)
+    if not total:
+        return {c: 0 for c in counts}
+    exact = {c: n * k / total for c, k in counts.items()}
+    q = {c: int(v) for c, v in exact.items()}
+    for c in sorted(counts, key=lambda c: (-(exact[c] - q[c]), -counts[c], c))[: n - sum(q.values())]:
+        q[c] += 1
+    return q
+
+
+QUOTAS = {"sqrt": quotas, "proportional": proportional_quotas}
+
+
+def select(recs: list[dict], n: int, method: str = "kcenter", seed: int = 0, balance: bool = True,
+           quota: str = "sqrt") -> list[dict]:
+    """``balance``: split ``n`` over groups, then pick within each; the features are computed over
+    all tasks, so distances mean the same in every group. ``quota="sqrt"``: the groups are the
+    categories, each given a share by the square root of its size (:func:`quotas`);
+    ``"proportional"``: the groups are (category, dtype) pairs, each given a share proportional to
+    its size (:func:`proportional_quotas`), so the selection keeps the eligible tasks' mix of
+    categories and dtypes (mosaic-v2's fusion-chain and fp32 shares)."""
     if method not in ("kcenter", "mmr"):
         raise ValueError(f"method must be kcenter or mmr, not {method!r}")
+    if quota not in QUOTAS:
+        raise ValueError(f"quota must be one of {', '.join(QUOTAS)}, not {quota!r}")
     if not recs:
         return []
     X, _ = featurize(recs)
     quality = window_quality(recs)
     groups: dict[str, list[int]] = {}
     for i, r in enumerate(recs):
-        groups.setdefault(r.get("category", "?") if balance else "all", []).append(i)
-    q = quotas({c: len(ix) for c, ix in groups.items()}, n)
+        key = r.get("category", "?") if quota == "sqrt" else (r.get("category", "?"), ",".join(r.get("dtypes") or []))
+        groups.setdefault(key if balance else "all", []).append(i)
+    q = QUOTAS[quota]({c: len(ix) for c, ix in groups.items()}, n)
     picked = []
     for c, ix in groups.items():
         sub = X[ix]
