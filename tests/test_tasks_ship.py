@@ -14,34 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from conftest import DATA, ROOT
+
 from kernelmosaic.curate import pipeline
 from kernelmosaic.curate.generate import generate_pool
 from kernelmosaic.curate.generate_v2 import balance
 from kernelmosaic.curate.taskset import TaskSet
 
-ROOT = Path(__file__).resolve().parents[1]
 KB = Path(os.environ.get("KERNELBENCH_DIR") or ROOT.parent / "shared" / "kernelbench")
 SHIP = ROOT / "benchmarks" / "tasks_ship.py"
-
-RELU_KB = """import torch
-import torch.nn as nn
-
-
-class Model(nn.Module):
-    def __init__(self):
-        super().__init__()
-
-    def forward(self, x):
-        return torch.relu(x)
-
-
-def get_inputs():
-    return [torch.randn(16, 16384)]
-
-
-def get_init_inputs():
-    return []
-"""
 
 
 def run(*args, timeout=300):
@@ -56,7 +37,7 @@ def _kernelbench(tmp: Path) -> Path:
         return KB
     for lv in (1, 2, 3):
         (tmp / f"level{lv}").mkdir(parents=True)
-    (tmp / "level1" / "19_ReLU.py").write_text(RELU_KB)
+    (tmp / "level1" / "19_ReLU.py").write_text((DATA / "tasks" / "relu.py").read_text())
     return tmp
 
 

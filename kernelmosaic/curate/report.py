@@ -106,16 +106,17 @@ def _fill_set(pool, ts, out, chosen, keep, dropped, results, window, method, plo
 
 def balance_section(chosen: list[dict], summary: dict) -> list[str]:
     """mosaic-v2's balance targets (issue 18) on the selected tasks; the misses go into ``summary``."""
-    from .generate_v2 import balance
+    from .generate_v2 import TARGETS, balance
 
     b = balance(chosen)
     misses = b.meets()
     summary["balance"] = {k: getattr(b, k) for k in ("tasks", "fusion_pct", "fp32_pct", "templates")}
     summary["balance_misses"] = misses
-    rows = [("tasks", ">= 2,000", f"{b.tasks:,}", b.tasks >= 2000),
-            ("fusion chains", ">= 35%", f"{b.fusion_pct}% ({b.fusion:,})", b.fusion_pct >= 35.0),
-            ("fp32", ">= 50%", f"{b.fp32_pct}% ({b.fp32:,})", b.fp32_pct >= 50.0),
-            ("distinct templates", ">= 400", f"{b.templates:,}", b.templates >= 400)]
+    t = TARGETS
+    rows = [("tasks", f">= {t['n']:,}", f"{b.tasks:,}", b.tasks >= t["n"]),
+            ("fusion chains", f">= {t['fusion_pct']:g}%", f"{b.fusion_pct}% ({b.fusion:,})", b.fusion_pct >= t["fusion_pct"]),
+            ("fp32", f">= {t['fp32_pct']:g}%", f"{b.fp32_pct}% ({b.fp32:,})", b.fp32_pct >= t["fp32_pct"]),
+            ("distinct templates", f">= {t['templates']:,}", f"{b.templates:,}", b.templates >= t["templates"])]
     L = ["## Balance (issue 18's targets for mosaic-v2)", "", "| | target | selected | met |", "|---|---|---:|---|"]
     L += [f"| {k} | {t} | {v} | {'yes' if ok else '**no**'} |" for k, t, v, ok in rows]
     L += ["", ("Every target is met." if not misses else "**Misses:** " + "; ".join(misses) + "."),
