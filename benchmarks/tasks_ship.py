@@ -90,7 +90,8 @@ def main() -> None:
     ap.add_argument("--results", required=True, help="results.jsonl of the filter run (benchmarks/tasks_gpu_filter.py)")
     ap.add_argument("--kernelbench", default=None, help="KernelBench directory: decontaminates a pool that has no "
                                                         "decontam.jsonl yet (required for mosaic-v1's regenerated pool)")
-    ap.add_argument("--out", default=str(ROOT / "tasksets" / "mosaic-v1"))
+    ap.add_argument("--out", default=None, help="the set's folder (default tasksets/mosaic-v1 for mosaic-v1's pool.json; "
+                                               "required with --pool or --pool-meta)")
     ap.add_argument("--n", type=_n, default=None,
                     help="tasks to select, or `all` (every task that passes); with --pool, fewer passing tasks than N is "
                          "an error (default: 1200 for mosaic-v1's pool.json; required with --pool)")
@@ -128,6 +129,10 @@ def run(a) -> None:
         if strict:
             sys.exit("error: give --n N (the tasks to ship; at least 2000 for mosaic-v2) or --n all")
         a.n = 1200
+    if a.out is None:
+        if strict:
+            sys.exit("error: give --out DIR (the new set's folder, e.g. tasksets/mosaic-v2)")
+        a.out = str(ROOT / "tasksets" / "mosaic-v1")
     n = None if a.n == "all" else a.n
     if a.pool_meta and not Path(a.pool_meta).is_file():
         sys.exit(f"error: {a.pool_meta}: no such file")
