@@ -213,3 +213,29 @@ def test_a_baseline_timed_while_another_program_runs_is_not_cached(tmp_path):
         # quiet now; cached unless its spread was too wide (the noise check, tested above)
         assert quiet_run["stored"] == (quiet_run["eager_spread"] is None or quiet_run["eager_spread"] <= BASELINE_MAX_SPREAD)
         assert len(baseline_entries(tmp_path)) == int(quiet_run["stored"])
+
+
+def _tree(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
+
+
+def test_the_warm_up_compiles_into_the_cache_the_timed_pass_reads(tmp_path):
+    """`bench --warm-lanes`: torch.compile of each problem runs first in warm-up lanes, and the
+    timed pass, in another reference process, finds every Inductor artifact in the reference
+    processes' shared compile cache: it compiles nothing, so it adds no file. (Each reference
+    process used to compile into its own folder, and the warm-up saved nothing.)"""
+    from kernelmosaic.bench.baselines import measure_baselines
+
+    timing = TimingConfig(enabled=True, n=3, warmup=1, compile=True)
+    shared = tmp_path / "reference-compile"
+    warmed: dict = {}
+
+    def on_warm(task, err):
+        assert err is None, err
+        warmed[task.key] = _tree(shared)
+
+    with Verifier(device="cpu", workers=1, cache_dir=tmp_path, prewarm=False) as v:
+        got = measure_baselines([RELU], v, timing, warm_lanes=1, on_warm=on_warm)
+    assert got[RELU.key]["compile_ms"] > 0
+    assert any(f.endswith(".so") for f in warmed[RELU.key]), warmed  # Inductor's C++ for the CPU, built by the warm-up
+    assert _tree(shared) == warmed[RELU.key]

@@ -77,6 +77,17 @@ def verifier(tmp_path_factory):
     v.close()
 
 
+@pytest.fixture(scope="module")
+def verifier_without_landlock(tmp_path_factory):
+    """A verifier whose candidate processes run as on a GPU whose driver refuses landlock (the
+    H200's): the judge has found the layer refused and recorded it, as procs.CandidateProcess does."""
+    cache = tmp_path_factory.mktemp("kmosaic-boundary-cache-nolandlock")
+    (cache / "sandbox-refused.json").write_text(json.dumps({"cpu": {"landlock": "off: as a GPU driver refuses it"}}))
+    v = Verifier(device="cpu", workers=1, cache_dir=cache, timeouts={"check": 90, "time": 240, "load": 60})
+    yield v
+    v.close()
+
+
 def _files(root: Path) -> dict[str, str]:
     out = {}
     for p in sorted(root.rglob("*")):
@@ -85,10 +96,15 @@ def _files(root: Path) -> dict[str, str]:
     return out
 
 
-def test_cache_poisoning_is_refused_and_the_control_is_unchanged(verifier):
+@pytest.mark.parametrize("which", ["verifier", "verifier_without_landlock"], ids=["all-layers", "without-landlock"])
+def test_cache_poisoning_is_refused_and_the_control_is_unchanged(request, which):
     """A candidate that overwrites the baseline cache (on main: speedups x1000) and every built
-    library in the build cache (on main: the next honest candidate judged incorrect). The control
-    runs before and after: same verdict, same eager baseline, and the cache's files unchanged."""
+    library in the build cache (on main: the next honest candidate judged incorrect), and plants
+    files in every folder of the cache (the reference processes' shared compile cache among
+    them). The control runs before and after: same verdict, same eager baseline, and the
+    cache's files unchanged. Without landlock (a GPU's case; before the whole cache was mounted
+    read-only, its planted files landed), the mount namespace alone must hold."""
+    verifier = request.getfixturevalue(which)
     cache = verifier.cache_dir
     # a baseline in the cache to attack: on a machine too busy for a steady measurement it would
     # not be kept (a noisy baseline is never cached), so the measured one is put there as steady
@@ -98,6 +114,12 @@ def test_cache_poisoning_is_refused_and_the_control_is_unchanged(verifier):
                                {k: v for k, v in b.items() if k not in ("cached", "stored")} | {"steady": True})
     before = verifier.verify(VerifyRequest(candidate=HONEST, task=RELU, backend="cpp", timing=TIMED))
     assert before.status == "correct", before.error
+    if which == "verifier_without_landlock":
+        layers = before.isolation.layers
+        assert layers["landlock"].startswith("off"), layers
+        if layers["mountns"] != "on" and layers["uid"] != "on":
+            pytest.skip(f"without landlock, nothing else on this machine keeps the cache unwritable: {layers}")
+    assert (cache / "reference-compile" / "inductor").is_dir()  # made by the reference process's start
     files_before = _files(cache)
     assert any(k.startswith("build/artifacts/") for k in files_before) and "baselines.json" in files_before
     attack = r'''
@@ -114,6 +136,10 @@ def test_cache_poisoning_is_refused_and_the_control_is_unchanged(verifier):
     static void walk(const char *dir) {
         DIR *d = opendir(dir);
         if (!d) return;
+        char mine[4096];
+        snprintf(mine, sizeof mine, "%s/x.planted", dir);
+        int pf = open(mine, O_WRONLY | O_CREAT, 0644);
+        if (pf >= 0) { wrote++; close(pf); }
         struct dirent *e;
         while ((e = readdir(d))) {
             if (e->d_name[0] == '.') continue;
@@ -456,6 +482,55 @@ def test_sandbox_layers_hold(tmp_path, want):
         assert r["setsid"] == "denied"
     assert r["connect"] == "denied"
     assert not Path("/tmp/kmosaic-sandbox-escape").exists()
+
+
+_WRITE = r"""
+import json, os, sys
+path = sys.argv[1]
+try:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "w").write("x")
+    ok = "allowed"
+except OSError:
+    ok = "denied"
+print(json.dumps({"write": ok, "layers": json.loads(os.environ["KMOSAIC_SANDBOX"])}))
+"""
+
+
+def test_reference_processes_share_their_compile_cache_and_no_candidate_writes_it(tmp_path):
+    """The reference processes' compile cache (procs.reference_compile_dir): one reference
+    process writes into a folder another one made (under the uid layer they share one id, and
+    the folder is made theirs), and a candidate, given the cache read-only as the judge gives it,
+    cannot plant a file there."""
+    from kernelmosaic.verify.procs import protected_paths
+    from kernelmosaic.verify.sandbox import REFERENCE_UID
+
+    cache = tmp_path / "cache"
+    shared = cache / "reference-compile"
+    (cache / "build").mkdir(parents=True)
+    shared.mkdir()
+
+    def run(name: str, target: Path, **cfg) -> dict:
+        work = tmp_path / name
+        work.mkdir()
+        c = SandboxConfig(workdir=str(work), **cfg)
+        p = subprocess.run(command(c, [sys.executable, "-c", _WRITE, str(target)]), capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+        assert p.returncode == 0, p.stdout + p.stderr
+        return json.loads(p.stdout.strip().splitlines()[-1])
+
+    first = run("ref1", shared / "inductor" / "ab" / "one.so", writable=[str(shared)], uid=REFERENCE_UID, execute=["/"])
+    second = run("ref2", shared / "inductor" / "ab" / "two.so", writable=[str(shared)], uid=REFERENCE_UID, execute=["/"])
+    assert first["write"] == second["write"] == "allowed", (first, second)
+    if first["layers"]["uid"] == "on":
+        assert (shared / "inductor" / "ab").stat().st_uid == REFERENCE_UID
+    cand = run("cand", shared / "inductor" / "ab" / "planted.so",
+               readonly=protected_paths(str(cache / "build"), tmp_path / "cand"))
+    layers = cand["layers"]
+    if not any(layers[k] == "on" for k in ("landlock", "mountns", "uid")):
+        pytest.skip(f"no layer that keeps a folder unwritable holds on this machine: {layers}")
+    assert cand["write"] == "denied", cand
+    assert not (shared / "inductor" / "ab" / "planted.so").exists()
 
 
 def test_verdict_reports_the_layers(verifier):

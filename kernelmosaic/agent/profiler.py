@@ -245,7 +245,11 @@ def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
     if ncu is None:
         return Profile(False, "Nsight Compute (ncu) is not on PATH here")
     from ..verify import sandbox
+    from ..verify.verifier import default_cache_dir
 
+    # the candidate runs here with fewer layers when the driver needs it: the verifier's cache
+    # (baselines, builds, the reference compile cache) is still mounted read-only
+    protect = [str(default_cache_dir())]
     with tempfile.TemporaryDirectory(prefix="kmosaic-profile-") as top:
         os.chmod(top, 0o755)
         p, left_out = None, ()
@@ -268,7 +272,7 @@ def profile_candidate(task, code: str, *, timeout_s: float = 300.0) -> Profile:
             env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HOME": d, "TMPDIR": d, "XDG_CACHE_HOME": d,
                    "TORCH_EXTENSIONS_DIR": d + "/ext", "CUPY_CACHE_DIR": d + "/cupy", "TRITON_CACHE_DIR": d + "/triton",
                    "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))}
-            cfg = sandbox.SandboxConfig(workdir=d, execute=["/"],
+            cfg = sandbox.SandboxConfig(workdir=d, execute=["/"], readonly=protect,
                                         want=[layer for layer in sandbox.LAYERS if layer not in left_out])
             try:
                 p = subprocess.run(sandbox.command(cfg, cmd), cwd=d, capture_output=True, text=True,

@@ -11,8 +11,9 @@ Two sources:
   with our own timings.
 
 torch.compile dominates a cold baseline (Inductor and Triton compile for seconds to minutes
-per problem, mostly on the CPU). Both compilers keep on-disk caches keyed by content that every
-process of the same user shares, so :func:`measure_baselines` can first run the compilations
+per problem, mostly on the CPU). Both compilers keep on-disk caches keyed by content, and the
+verifier's reference processes share theirs (``procs.reference_compile_dir``; candidates cannot
+write it), so :func:`measure_baselines` can first run the compilations
 in several extra worker processes at once (``warm_lanes``) and then time each problem alone
 in the verifier's lane, where the compile step is a cache hit. The warm-up's own times are
 discarded: processes sharing a GPU disturb each other's timings.

@@ -48,7 +48,7 @@ from .compare import (SAMPLE_ABOVE, all_finite, clone, compare, default_toleranc
                       within_sample)
 from .logs import trim_log
 from .machine import cpu_name
-from .procs import CandidateProcess, JobFailed, TaskProblem, _exc_text
+from .procs import CandidateProcess, JobFailed, TaskProblem, _exc_text, protected_paths
 from .rules import dynamic_rejections
 from .spec import BASELINE_ATTEMPTS, BASELINE_MAX_SPREAD, BASELINE_PROVENANCE as PROVENANCE, JobSpec
 from .timing import SOL_MARGIN, Flusher, cv, excess_at, spread
@@ -397,7 +397,8 @@ class Judge:
                     claim = self._claim_pch(req, pch)
                     if claim is not None:
                         (staging / builder.PCH_CLAIM_FILE).write_text(claim.name)
-                cfg = sandbox.SandboxConfig(workdir=str(staging), execute=toolchain_paths(), devices=False)
+                cfg = sandbox.SandboxConfig(workdir=str(staging), execute=toolchain_paths(), devices=False,
+                                            readonly=protected_paths(self.spec.build_dir, staging))
                 env = dict(os.environ, HOME=str(staging), TMPDIR=str(staging),
                            PATH=private_path(staging / ".bin") + os.pathsep + str(Path(sys.executable).parent))
                 log = staging / "builder.log"

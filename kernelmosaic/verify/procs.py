@@ -59,6 +59,32 @@ def refused_layers_file(build_dir: str) -> Path:
     return Path(build_dir).parent / "sandbox-refused.json"
 
 
+def protected_paths(build_dir: str, workdir: str | os.PathLike) -> list[str]:
+    """What a sandboxed process that runs candidate code gets read-only (bind-mounted, where a
+    mount namespace holds): the whole cache (baselines, ceilings, the reference compile cache,
+    the builds), not only the builds. Landlock and the uid layer keep it unwritable too, but on a
+    GPU whose driver refuses landlock, a judge that is not root has only this mount. Just the
+    builds when the process's own folder lies inside the cache (a TMPDIR set there)."""
+    root = Path(build_dir).parent
+    return [build_dir] if Path(workdir).resolve().is_relative_to(root.resolve()) else [str(root)]
+
+
+def reference_compile_dir(build_dir: str) -> Path | None:
+    """The Inductor and Triton caches every reference process shares (writable by them alone:
+    ``protected_paths`` and the uid layer keep candidates out), or None where it cannot be
+    made, or where a judge that is not root cannot write it (one made when the judge ran as root
+    belongs to the reference id): then each reference process compiles into its own folder."""
+    root = Path(build_dir).parent / "reference-compile"
+    try:
+        for sub in ("inductor", "triton"):
+            (root / sub).mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if os.geteuid() != 0 and not os.access(root / "inductor", os.W_OK):
+        return None
+    return root
+
+
 class CandidateProcess:
     """A sandboxed process running ``kernelmosaic.verify.candidate``, and the judge's end of its channel."""
 
@@ -89,10 +115,17 @@ class CandidateProcess:
             self.workdir.mkdir(exist_ok=True)
         os.chmod(self.root, 0o755)
         self.ch, theirs = Channel.pair()
-        # the reference process runs the task's own code only; torch.compile of it calls compilers
-        # and tools (inductor runs g++, openssl, ...), so it may execute any program
-        execute = ["/"] if self.role == "reference" else _candidate_exec_paths()
-        cfg = sandbox.SandboxConfig(workdir=str(self.workdir), readonly=[self.build_dir], execute=execute, want=want)
+        shared = reference_compile_dir(self.build_dir) if self.role == "reference" else None
+        if self.role == "reference":
+            # the reference process runs the task's own code only; torch.compile of it calls
+            # compilers and tools (inductor runs g++, openssl, ...), so it may execute any program.
+            # Its compilers' caches are shared by every reference process (bench --warm-lanes
+            # compiles ahead in parallel, and the timed pass hits), under one id of their own.
+            cfg = sandbox.SandboxConfig(workdir=str(self.workdir), readonly=[self.build_dir], execute=["/"], want=want,
+                                        writable=[str(shared)] if shared else [], uid=sandbox.REFERENCE_UID)
+        else:
+            cfg = sandbox.SandboxConfig(workdir=str(self.workdir), readonly=protected_paths(self.build_dir, self.workdir),
+                                        execute=_candidate_exec_paths(), want=want)
         env = dict(os.environ)
         for k in list(env):
             if k.startswith("KMOSAIC_") and k not in ("KMOSAIC_LANDLOCK_DROP",):
@@ -102,6 +135,8 @@ class CandidateProcess:
         env.update(HOME=w, TMPDIR=w, XDG_CACHE_HOME=w + "/.cache", CUPY_CACHE_DIR=w + "/cupy",
                    TRITON_CACHE_DIR=w + "/triton", TORCH_EXTENSIONS_DIR=w + "/torch_extensions",
                    TORCHINDUCTOR_CACHE_DIR=w + "/inductor", PYTHONDONTWRITEBYTECODE="1")
+        if shared:
+            env.update(TORCHINDUCTOR_CACHE_DIR=str(shared / "inductor"), TRITON_CACHE_DIR=str(shared / "triton"))
         self.log = open(self.log_path, "ab")
         # its own descriptors of the GPU's quiet lock and turnstile, for its start only (quiet.py)
         path = quiet.lock_path(self.device)

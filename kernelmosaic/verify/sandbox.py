@@ -9,6 +9,8 @@ judge before any candidate code runs. The layers, in the order they are applied:
 ``uid``          a user id of its own (1_000_000 + the launcher's pid), when we are root and the
                  interpreter and the code are readable by other users. Then the candidate owns
                  nothing of ours, cannot open another process's /proc entries and cannot signal it.
+                 Reference processes (trusted task code) share one fixed id, REFERENCE_UID, so that
+                 they can share a compile cache that no candidate's id can write.
 ``userns``       a user namespace: whatever the candidate is inside, it holds no capability outside.
 ``netns``        a network namespace with no interface up: no network at all.
 ``pidns``        a PID namespace with its own /proc: no other process is visible, and when the
@@ -45,6 +47,9 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+# below every candidate's id (1_000_000 + a pid, and a pid is at least 1)
+REFERENCE_UID = 999_999
+
 LAYERS = ("uid", "userns", "netns", "pidns", "mountns", "rlimits", "no_new_privs", "landlock", "seccomp", "pdeathsig")
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
@@ -66,6 +71,9 @@ class SandboxConfig:
     devices: bool = True  # read/write the GPU's device files
     fsize_bytes: int = 8 << 30
     want: list[str] = field(default_factory=lambda: list(LAYERS))
+    # the uid layer's id: None gives the process one of its own (1_000_000 + the launcher's pid);
+    # a fixed id is for processes that share ``writable`` folders across their lifetimes
+    uid: int | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -123,10 +131,14 @@ def _uid_layer(cfg: SandboxConfig, report: dict) -> int:
             if bad:
                 report["uid"] = f"off: {bad} is not readable by other users"
                 return os.getuid()
-    uid = 1_000_000 + os.getpid()
+    uid = 1_000_000 + os.getpid() if cfg.uid is None else cfg.uid
     try:
-        for d in [cfg.workdir, *cfg.writable]:
-            os.chown(d, uid, uid)
+        os.chown(cfg.workdir, uid, uid)
+        for d in cfg.writable:
+            if cfg.uid is None:
+                os.chown(d, uid, uid)
+            else:
+                _chown_tree(d, uid)
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
@@ -137,6 +149,17 @@ def _uid_layer(cfg: SandboxConfig, report: dict) -> int:
     _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     report["uid"] = "on"
     return uid
+
+
+def _chown_tree(root: str, uid: int) -> None:
+    """A shared writable folder, with what earlier processes left in it, made ``uid``'s: walked
+    only when its top is not yet (a cache made before the judge ran as root, say)."""
+    if os.stat(root).st_uid == uid:
+        return
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            os.lchown(os.path.join(d, n), uid, uid)
+    os.chown(root, uid, uid)
 
 
 def _namespaces(cfg: SandboxConfig, report: dict, uid: int, gid: int) -> bool:
