@@ -54,6 +54,19 @@ def record_verdict(name: str, verdict, **extra) -> None:
         f.write(json.dumps(row) + "\n")
 
 
+@pytest.fixture
+def open_tmp():
+    """A temporary folder every user may enter (pytest's own are the owner's alone): where a root
+    judge switches reference processes to their own id, that id must reach the cache."""
+    import shutil
+    import tempfile
+
+    d = Path(tempfile.mkdtemp(prefix="kmosaic-open-"))
+    d.chmod(0o755)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def cache_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("kmosaic-cache")

@@ -219,7 +219,7 @@ def _tree(root: Path) -> set[str]:
     return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock")}
 
 
-def test_the_warm_up_compiles_into_the_cache_the_timed_pass_reads(tmp_path):
+def test_the_warm_up_compiles_into_the_cache_the_timed_pass_reads(open_tmp):
     """`bench --warm-lanes`: torch.compile of each problem runs first in warm-up lanes, and the
     timed pass, in another reference process, finds every Inductor artifact in the reference
     processes' shared compile cache: it compiles nothing, so it adds no file. (Each reference
@@ -227,6 +227,7 @@ def test_the_warm_up_compiles_into_the_cache_the_timed_pass_reads(tmp_path):
     from kernelmosaic.bench.baselines import measure_baselines
 
     timing = TimingConfig(enabled=True, n=3, warmup=1, compile=True)
+    tmp_path = open_tmp
     shared = tmp_path / "reference-compile"
     warmed: dict = {}
 

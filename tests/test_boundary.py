@@ -497,7 +497,7 @@ print(json.dumps({"write": ok, "layers": json.loads(os.environ["KMOSAIC_SANDBOX"
 """
 
 
-def test_reference_processes_share_their_compile_cache_and_no_candidate_writes_it(tmp_path):
+def test_reference_processes_share_their_compile_cache_and_no_candidate_writes_it(open_tmp):
     """The reference processes' compile cache (procs.reference_compile_dir): one reference
     process writes into a folder another one made (under the uid layer they share one id, and
     the folder is made theirs), and a candidate, given the cache read-only as the judge gives it,
@@ -505,6 +505,7 @@ def test_reference_processes_share_their_compile_cache_and_no_candidate_writes_i
     from kernelmosaic.verify.procs import protected_paths
     from kernelmosaic.verify.sandbox import REFERENCE_UID
 
+    tmp_path = open_tmp
     cache = tmp_path / "cache"
     shared = cache / "reference-compile"
     (cache / "build").mkdir(parents=True)
@@ -531,6 +532,24 @@ def test_reference_processes_share_their_compile_cache_and_no_candidate_writes_i
         pytest.skip(f"no layer that keeps a folder unwritable holds on this machine: {layers}")
     assert cand["write"] == "denied", cand
     assert not (shared / "inductor" / "ab" / "planted.so").exists()
+
+
+def test_the_reference_compile_cache_is_shared_only_where_the_reference_id_can_reach_it(tmp_path, open_tmp, monkeypatch):
+    """A root judge's reference processes switch to REFERENCE_UID: a cache under a folder other
+    users cannot enter (pytest's tmp_path, or the default cache under a /root of mode 700) would
+    stop every reference process at its start, so there each compiles into its own folder."""
+    from kernelmosaic.verify import procs, sandbox
+
+    if os.geteuid() != 0:
+        pytest.skip("only a root judge switches reference processes to another id")
+    monkeypatch.setattr(sandbox, "uid_layer_refusal", lambda: None)  # as where the uid layer holds
+    hidden = tmp_path / "hidden"
+    hidden.mkdir(mode=0o700)
+    assert procs.reference_compile_dir(str(hidden / "cache" / "build")) is None
+    assert procs.reference_compile_dir(str(open_tmp / "cache" / "build")) == open_tmp / "cache" / "reference-compile"
+    # where the uid layer cannot hold, references run as the judge, who reaches its own folders
+    monkeypatch.setattr(sandbox, "uid_layer_refusal", lambda: "/root is not readable by other users")
+    assert procs.reference_compile_dir(str(hidden / "cache" / "build")) == hidden / "cache" / "reference-compile"
 
 
 def test_verdict_reports_the_layers(verifier):

@@ -72,15 +72,19 @@ def protected_paths(build_dir: str, workdir: str | os.PathLike) -> list[str]:
 def reference_compile_dir(build_dir: str) -> Path | None:
     """The Inductor and Triton caches every reference process shares (writable by them alone:
     ``protected_paths`` and the uid layer keep candidates out), or None where it cannot be
-    made, or where a judge that is not root cannot write it (one made when the judge ran as root
-    belongs to the reference id): then each reference process compiles into its own folder."""
+    made, where a judge that is not root cannot write it (one made when the judge ran as root
+    belongs to the reference id), or where the reference id could not reach it (a root judge's
+    default cache under a /root that other users cannot enter): then each reference process
+    compiles into its own folder."""
     root = Path(build_dir).parent / "reference-compile"
     try:
         for sub in ("inductor", "triton"):
             (root / sub).mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    if os.geteuid() != 0 and not os.access(root / "inductor", os.W_OK):
+    if os.geteuid() != 0:
+        return root if os.access(root / "inductor", os.W_OK) else None
+    if sandbox.uid_layer_refusal() is None and sandbox.readable_by_others(str(root.parent)):
         return None
     return root
 

@@ -96,8 +96,9 @@ def _err(what: str) -> str:
     return f"off: {what}: {os.strerror(e) if e else 'failed'}"
 
 
-def _readable_by_others(path: str) -> str | None:
-    """None when every folder above ``path`` can be searched, and the path read, by any user."""
+def readable_by_others(path: str) -> str | None:
+    """None when every folder above ``path`` can be searched, and the path read, by any user;
+    else the first one that cannot."""
     p = Path(path).resolve()
     for anc in [*reversed(p.parents), p]:
         try:
@@ -115,22 +116,30 @@ def _write(path: str, text: str) -> None:
         f.write(text)
 
 
+def uid_layer_refusal() -> str | None:
+    """Why this process could not switch a child to a user id of its own, or None when it can:
+    the interpreter and the code must be readable by the id it switches to."""
+    if os.geteuid() != 0:
+        return "not root (cannot switch users)"
+    import kernelmosaic
+
+    for need in (sys.executable, sys.prefix, str(Path(kernelmosaic.__file__).parent), *sys.path[1:4]):
+        if need and os.path.exists(need):
+            bad = readable_by_others(need)
+            if bad:
+                return f"{bad} is not readable by other users"
+    return None
+
+
 def _uid_layer(cfg: SandboxConfig, report: dict) -> int:
     """Switch to a user id of our own; returns the uid now in force outside any namespace."""
     if "uid" not in cfg.want:
         report["uid"] = "off: not asked for"
         return os.getuid()
-    if os.geteuid() != 0:
-        report["uid"] = "off: not root (cannot switch users)"
+    why_not = uid_layer_refusal()
+    if why_not:
+        report["uid"] = f"off: {why_not}"
         return os.getuid()
-    import kernelmosaic
-
-    for need in (sys.executable, sys.prefix, str(Path(kernelmosaic.__file__).parent), *sys.path[1:4]):
-        if need and os.path.exists(need):
-            bad = _readable_by_others(need)
-            if bad:
-                report["uid"] = f"off: {bad} is not readable by other users"
-                return os.getuid()
     uid = 1_000_000 + os.getpid() if cfg.uid is None else cfg.uid
     try:
         os.chown(cfg.workdir, uid, uid)
