@@ -70,3 +70,54 @@ def test_transformers_policy_with_lora_adapter_drives_an_episode(tiny_model, tmp
     assert len(res.turns) == 2 and not res.correct
     assert all(t.verdict.status == "invalid_candidate" for t in res.turns)
     assert res.turns[1].messages[-1]["content"].startswith("Your last candidate did not pass.")
+
+
+def test_concurrent_callers_share_generate_calls_and_get_their_own_replies(tiny_model):
+    """An episode runner's threads each call complete(): requests that queue while the model is
+    busy go into the next generate call together (up to batch_size), and each caller gets the
+    reply to its own prompt, the same as alone; a failed call raises in every caller it served."""
+    import threading
+    import time
+
+    pol = TransformersLLM(str(tiny_model), sampling=SamplingConfig(temperature=0.0, max_tokens=8), device="cpu", batch_size=3)
+    prompts = [[{"role": "user", "content": "relu " * (i + 1)}] for i in range(7)]
+    alone = [pol.complete(m).text for m in prompts]
+    real, rows = pol.model.generate, []
+
+    def slow_generate(**kw):
+        rows.append(kw["input_ids"].shape[0])
+        time.sleep(0.3)  # long enough for the other threads to queue behind this call
+        return real(**kw)
+
+    pol.model.generate = slow_generate
+    got: dict[int, str] = {}
+    threads = [threading.Thread(target=lambda i=i: got.__setitem__(i, pol.complete(prompts[i]).text)) for i in range(7)]
+    for t in threads:
+        t.start()
+        time.sleep(0.02)
+    for t in threads:
+        t.join(60)
+    assert got == dict(enumerate(alone))
+    assert sum(rows) == 7 and max(rows) == 3 and len(rows) < 7, rows
+
+    def broken(**kw):
+        time.sleep(0.3)
+        raise RuntimeError("CUDA out of memory")
+
+    pol.model.generate = broken
+    errors: list[str] = []
+
+    def call(i):
+        try:
+            pol.complete(prompts[i])
+        except RuntimeError as e:
+            errors.append(str(e))
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == ["CUDA out of memory"] * 3
+    pol.model.generate = real
+    assert pol.complete(prompts[0]).text == alone[0]  # nothing left queued or locked

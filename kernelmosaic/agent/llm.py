@@ -198,45 +198,89 @@ class TransformersLLM:
 
             self.model = PeftModel.from_pretrained(self.model, adapter)
         self.model.to(self.device).eval()
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be 1 or more, not {batch_size}")
         self.batch_size = batch_size
         self.enable_thinking = enable_thinking
         self._lock = threading.Lock()  # one generate at a time per model
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Request] = []  # complete() requests not yet taken into a generate call
 
     def _prompt(self, messages: Messages) -> str:
         kw = {} if self.enable_thinking is None else {"enable_thinking": self.enable_thinking}
         return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True, **kw)
 
     def complete(self, messages: Messages) -> Completion:
-        return self.complete_batch([messages])[0]
+        """One reply. Callers on several threads (an episode runner's ``concurrency``) are served
+        together: whoever gets the model next runs every request queued meanwhile, up to
+        ``batch_size``, in one ``generate`` call (a flat combine, no thread of its own). In bf16, a
+        greedy row's tokens can depend on what it was batched with (left padding changes the
+        kernels' shapes); ``batch_size=1`` serves each request alone."""
+        req = _Request(messages)
+        with self._queue_lock:
+            self._queue.append(req)
+        while not req.done:
+            with self._lock:
+                if req.done:
+                    break
+                with self._queue_lock:
+                    chunk = self._queue[: self.batch_size]
+                    del self._queue[: len(chunk)]
+                try:
+                    outs = self._generate([r.messages for r in chunk])
+                except Exception as e:  # every request of the failed call gets the error, not a hang
+                    for r in chunk:
+                        r.error, r.done = e, True
+                else:
+                    for r, o in zip(chunk, outs):
+                        r.result, r.done = o, True
+        if req.error is not None:
+            raise req.error
+        return req.result
 
     def complete_batch(self, batch: Sequence[Messages]) -> list[Completion]:
-        import torch
-
         out: list[Completion] = []
         for i in range(0, len(batch), self.batch_size):
-            chunk = batch[i: i + self.batch_size]
-            t0 = time.perf_counter()
-            enc = self.tokenizer([self._prompt(m) for m in chunk], return_tensors="pt", padding=True, add_special_tokens=False).to(self.device)
-            s = self.sampling
-            gen_kw = dict(max_new_tokens=s.max_tokens, pad_token_id=self.tokenizer.pad_token_id)
-            if s.temperature > 0:
-                gen_kw.update(do_sample=True, temperature=s.temperature, top_p=s.top_p)
-            else:
-                gen_kw.update(do_sample=False)
-            with self._lock, torch.no_grad():
-                seqs = self.model.generate(**enc, **gen_kw)
-            dt = time.perf_counter() - t0
-            new = seqs[:, enc["input_ids"].shape[1]:]
-            for row, ids in enumerate(new):
-                n_prompt = int(enc["attention_mask"][row].sum())
-                ids_l, eos = ids.tolist(), self.tokenizer.eos_token_id
-                # rows that stopped early are padded to the longest; count up to their EOS
-                n_new = ids_l.index(eos) + 1 if eos is not None and eos in ids_l else len(ids_l)
-                text = self.tokenizer.decode(ids, skip_special_tokens=True)
-                out.append(Completion(text=text, usage={"prompt_tokens": n_prompt, "completion_tokens": n_new,
-                                                        "total_tokens": n_prompt + n_new},
-                                      latency_s=dt / len(chunk)))
+            with self._lock:
+                out += self._generate(batch[i: i + self.batch_size])
         return out
+
+    def _generate(self, chunk: Sequence[Messages]) -> list[Completion]:
+        """One ``generate`` call over ``chunk``; the caller holds the model's lock."""
+        import torch
+
+        t0 = time.perf_counter()
+        enc = self.tokenizer([self._prompt(m) for m in chunk], return_tensors="pt", padding=True, add_special_tokens=False).to(self.device)
+        s = self.sampling
+        gen_kw = dict(max_new_tokens=s.max_tokens, pad_token_id=self.tokenizer.pad_token_id)
+        if s.temperature > 0:
+            gen_kw.update(do_sample=True, temperature=s.temperature, top_p=s.top_p)
+        else:
+            gen_kw.update(do_sample=False)
+        with torch.no_grad():
+            seqs = self.model.generate(**enc, **gen_kw)
+        dt = time.perf_counter() - t0
+        new = seqs[:, enc["input_ids"].shape[1]:]
+        out: list[Completion] = []
+        for row, ids in enumerate(new):
+            n_prompt = int(enc["attention_mask"][row].sum())
+            ids_l, eos = ids.tolist(), self.tokenizer.eos_token_id
+            # rows that stopped early are padded to the longest; count up to their EOS
+            n_new = ids_l.index(eos) + 1 if eos is not None and eos in ids_l else len(ids_l)
+            text = self.tokenizer.decode(ids, skip_special_tokens=True)
+            out.append(Completion(text=text, usage={"prompt_tokens": n_prompt, "completion_tokens": n_new,
+                                                    "total_tokens": n_prompt + n_new},
+                                  latency_s=dt / len(chunk)))
+        return out
+
+
+class _Request:
+    """A reply a TransformersLLM caller waits for (``complete``)."""
+
+    __slots__ = ("messages", "result", "error", "done")
+
+    def __init__(self, messages: Messages):
+        self.messages, self.result, self.error, self.done = messages, None, None, False
 
 
 class ScriptedLLM:
