@@ -228,9 +228,13 @@ class TransformersLLM:
                     del self._queue[: len(chunk)]
                 try:
                     outs = self._generate([r.messages for r in chunk])
-                except Exception as e:  # every request of the failed call gets the error, not a hang
+                except BaseException as e:  # every request of the failed call gets the error, not a hang
+                    interrupted = not isinstance(e, Exception)  # Ctrl-C in this thread: the others fail plainly
                     for r in chunk:
-                        r.error, r.done = e, True
+                        r.error = LLMError("the generate call serving this request was interrupted") if interrupted else e
+                        r.done = True
+                    if interrupted:
+                        raise
                 else:
                     for r, o in zip(chunk, outs):
                         r.result, r.done = o, True
