@@ -21,6 +21,7 @@ ceilings, vendor kernel tables), which the GPU command carries in and out as one
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import filecmp
 import json
@@ -293,10 +294,20 @@ def cmd_kbjudge(a) -> None:
     from kernelmosaic.verify import Verifier
     from kernelmosaic.verify.verifier import VerifyRequest
 
+    again = {k.strip() for k in a.again.split(",") if k.strip()}
+    if again and not (a.why or "").strip():
+        sys.exit("--again needs --why: the reason is recorded with each verdict it supersedes")
     store = Path(a.root) / "kernelbench" / "store.sqlite"
-    with _workbench(store) as wb, Verifier(device="cuda", lanes_per_gpu=a.lanes_per_gpu) as v:
+    with contextlib.ExitStack() as stack, _workbench(store) as wb:
         st = wb.store
-        done = {k for rid in st.run_ids() for k in st.protocol_verdicts(rid, "kernelbench")}
+        # an infra_error is the verifier's failure, not a verdict: judged again, as bench does
+        recorded = {k: pv for rid in st.run_ids() for k, pv in st.protocol_verdicts(rid, "kernelbench").items()}
+        done = {k for k, pv in recorded.items() if pv.status != "infra_error" and pv.task not in again}
+        unknown = again - {pv.task for pv in recorded.values()}
+        if unknown:
+            sys.exit(f"--again: no recorded kernelbench verdict for {', '.join(sorted(unknown))}")
+        # the GPU's judges start only once the arguments are known to be right
+        v = stack.enter_context(Verifier(device="cuda", lanes_per_gpu=a.lanes_per_gpu))
         todo = []
         for e, task, cfg in _episodes(wb):
             turns = [t for t in st.turns(e.episode_id) if t.code]
@@ -316,7 +327,9 @@ def cmd_kbjudge(a) -> None:
             if isinstance(verdict, TaskError):  # the task itself is broken
                 print(f"  {req.task.key}: {verdict}", flush=True)
                 continue
-            st.add_protocol_verdict(eid, t.idx, verdict)
+            old = recorded.get((eid, t.idx))
+            st.add_protocol_verdict(eid, t.idx, verdict,
+                                    supersede=a.why if old is not None and old.status != "infra_error" else None)
             tm = verdict.timing
             print(f"  {req.task.key} turn {t.idx}: {t.verdict.status} -> {verdict.status}"
                   + (f", x{tm.speedup_eager:.2f} eager" if tm and tm.speedup_eager else "")
@@ -547,6 +560,9 @@ def main() -> None:
     k = sub.add_parser("kbjudge")
     k.add_argument("--root", required=True)
     k.add_argument("--lanes-per-gpu", type=int, default=1, help="judges sharing the GPU (timing stays exclusive)")
+    k.add_argument("--again", default="", help="comma-separated task keys (L1/47_...) whose recorded verdict is "
+                   "judged again and superseded (kept in the store with --why): for a verifier bug found since")
+    k.add_argument("--why", default=None, help="the reason recorded with the verdicts --again supersedes")
     rep = sub.add_parser("report")
     rep.add_argument("--root", required=True)
     rep.add_argument("--out", required=True)

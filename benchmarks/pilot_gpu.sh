@@ -18,7 +18,9 @@ for step in "$@"; do
     # the profiler as an optimize prompt runs it, on the episode folders in PROFILE_FOLDERS
     profiles) timeout "${PROFILES_S:-240}" python benchmarks/profiler_probe.py --kernels ${PROFILE_FOLDERS} | tee "$OUT/profiles.txt" ;;
     round) timeout "${ROUND_S:-480}" python benchmarks/pilot.py round --root "$root" --deadline-s "${DEADLINE_S:-400}" --lanes-per-gpu "${LANES:-1}" ;;
-    kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" --lanes-per-gpu "${KB_LANES:-${LANES:-1}}" ;;
+    # KB_AGAIN=L1/47_...,L1/20_... KB_WHY="...": judge those again, superseding their recorded verdicts
+    kbjudge) timeout "${KBJUDGE_S:-400}" python benchmarks/pilot.py kbjudge --root "$root" --lanes-per-gpu "${KB_LANES:-${LANES:-1}}" \
+        ${KB_AGAIN:+--again "$KB_AGAIN" --why "${KB_WHY:-}"} ;;
     found) timeout "${FOUND_S:-120}" python benchmarks/gold_check.py --found-only --out "$OUT/found.jsonl" | tail -3 ;;
   esac
   echo "step $step: rc=$? in $(( $(date +%s) - t0 )) s"

@@ -227,15 +227,14 @@ def test_the_warm_up_compiles_into_the_cache_the_timed_pass_reads(open_tmp):
     from kernelmosaic.bench.baselines import measure_baselines
 
     timing = TimingConfig(enabled=True, n=3, warmup=1, compile=True)
-    tmp_path = open_tmp
-    shared = tmp_path / "reference-compile"
+    shared = open_tmp / "reference-compile"
     warmed: dict = {}
 
     def on_warm(task, err):
         assert err is None, err
         warmed[task.key] = _tree(shared)
 
-    with Verifier(device="cpu", workers=1, cache_dir=tmp_path, prewarm=False) as v:
+    with Verifier(device="cpu", workers=1, cache_dir=open_tmp, prewarm=False) as v:
         got = measure_baselines([RELU], v, timing, warm_lanes=1, on_warm=on_warm)
     assert got[RELU.key]["compile_ms"] > 0
     assert any(f.endswith(".so") for f in warmed[RELU.key]), warmed  # Inductor's C++ for the CPU, built by the warm-up

@@ -3,6 +3,7 @@ directory written here, the scripted policy served over real HTTP to the real op
 real verifier workers and compilers (cpp raw-C backend), a real store; single and agent mode,
 a resume that does no new work, stored and measured baselines, then the report."""
 
+import dataclasses
 import json
 import os
 import re
@@ -215,6 +216,18 @@ def test_protocol_kernelbench_reports_both_scores(kb, tmp_path):
         # the episodes' own verdicts are untouched
         eps = {e.task_key: e for e in st.episodes(rid)}
         assert st.turns(eps[SCALE].episode_id)[0].verdict.status == "correct"
+        # an infra_error under the protocol (the verifier failed) is no verdict: the next run judges
+        # the turn again, and the store keeps the failed one
+        key = next(k for k, v in judged.items() if v.task == SCALE)
+        failed = dataclasses.replace(judged[key], status="infra_error", correct=False)
+        st.add_protocol_verdict(*key, failed, supersede="a stand-in for the verifier's failure")
+    with ScriptedServer(_scripts()) as srv:
+        third = _bench(kb, db, srv.base_url, cache, "--mode", "single", "--baselines", "kernelbench",
+                       "--protocol", "kernelbench")
+    assert third.returncode == 0 and "1 turns judged under the kernelbench protocol now" in third.stdout, third.stdout
+    with Store(db) as st:
+        assert st.protocol_verdicts(rid, "kernelbench")[key].status == "incorrect"
+        assert [v.status for _, _, v, _ in st.superseded_protocol_verdicts(rid, "kernelbench")] == ["incorrect", "infra_error"]
     # the report shows both tables
     r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "report", str(db), "--out", str(tmp_path / "rep")],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)

@@ -505,14 +505,13 @@ def test_reference_processes_share_their_compile_cache_and_no_candidate_writes_i
     from kernelmosaic.verify.procs import protected_paths
     from kernelmosaic.verify.sandbox import REFERENCE_UID
 
-    tmp_path = open_tmp
-    cache = tmp_path / "cache"
+    cache = open_tmp / "cache"
     shared = cache / "reference-compile"
     (cache / "build").mkdir(parents=True)
     shared.mkdir()
 
     def run(name: str, target: Path, **cfg) -> dict:
-        work = tmp_path / name
+        work = open_tmp / name
         work.mkdir()
         c = SandboxConfig(workdir=str(work), **cfg)
         p = subprocess.run(command(c, [sys.executable, "-c", _WRITE, str(target)]), capture_output=True, text=True,
@@ -526,7 +525,7 @@ def test_reference_processes_share_their_compile_cache_and_no_candidate_writes_i
     if first["layers"]["uid"] == "on":
         assert (shared / "inductor" / "ab").stat().st_uid == REFERENCE_UID
     cand = run("cand", shared / "inductor" / "ab" / "planted.so",
-               readonly=protected_paths(str(cache / "build"), tmp_path / "cand"))
+               readonly=protected_paths(str(cache / "build"), open_tmp / "cand"))
     layers = cand["layers"]
     if not any(layers[k] == "on" for k in ("landlock", "mountns", "uid")):
         pytest.skip(f"no layer that keeps a folder unwritable holds on this machine: {layers}")

@@ -473,3 +473,69 @@ def test_a_job_out_of_memory_beside_other_lanes_runs_again_alone(cache_dir, tmp_
         assert plain.status == "correct" and not any("GPU to itself" in n for n in plain.notes), plain.notes
     finally:
         v.close()
+
+
+def test_a_candidate_that_dies_of_an_out_of_memory_beside_other_lanes_is_judged_again_alone(cache_dir, tmp_path, monkeypatch):
+    """Judge.shared_crash: a candidate process that dies (no error reply) with an out-of-memory in
+    its log, on a GPU other lanes' jobs share, is the verifier's failure, run again with the GPU to
+    itself, as one that reports it is. The pilot on an H100 with four lanes (2026-12-06) got
+    ``runtime_error`` for two correct KernelBench kernels whose processes died in the harness's own
+    allocations. The log is the candidate's word: alone, the same death is charged as before. Two
+    CPU lanes given one lock file stand in for a GPU's lanes (Judge.shared_gpu); the controls, an
+    honest kernel and a plain crash, keep their verdicts with no second run."""
+    from kernelmosaic.verify.pool import GpuGate
+
+    monkeypatch.setenv("KMOSAIC_GPU_LOCK", str(tmp_path / "gpu.lock"))
+    monkeypatch.setenv("KMOSAIC_GPU_LANES", "2")
+    oom_exit = read("cpu/relu_cc_exit.py").replace(
+        "#include <stdlib.h>\n",
+        '#include <stdlib.h>\n#include <stdio.h>\n').replace(
+        "{ exit(3); }",
+        '{ fprintf(stderr, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB.\\n"); '
+        'fflush(stderr); exit(1); }')
+    assert "OutOfMemoryError" in oom_exit
+    t = load_task(Path(__file__).parent / "data" / "tasks" / "relu.py")
+    v = Verifier(device="cpu", workers=2, cache_dir=cache_dir, prewarm=False, timeouts={"check": 120, "load": 120})
+    try:
+        gate = GpuGate(0.5)
+        for lane in v.pool.lanes:
+            lane.gate = gate
+        died = v.verify(VerifyRequest(candidate=oom_exit, task=t, backend="cpp", timing=NO_TIMING, trials=2))
+        assert died.status == "runtime_error" and died.error.kind == "crash", (died.status, died.error)
+        assert [a["kind"] for a in died.attempts] == ["out_of_memory"], died.attempts  # shared: the verifier's
+        assert any("GPU to itself" in n for n in died.notes), died.notes  # then alone: the candidate's
+        plain = v.verify(req(t, "relu_cc_exit"))
+        assert plain.status == "runtime_error" and plain.error.kind == "crash" and not plain.attempts, plain.attempts
+        honest = v.verify(req(t))
+        assert honest.status == "correct" and not honest.attempts, (honest.status, honest.attempts)
+    finally:
+        v.close()
+
+
+def test_a_job_alone_waits_for_the_other_lanes_memory_within_limits():
+    """infra.wait_for_others, on a clock and NVML readings of its own: a job to run alone waits
+    until the other processes hold no more than idle ones, and no longer than that memory keeps
+    falling, or its limit."""
+    gib = 1 << 30
+
+    def run(readings, **kw):
+        now = [0.0]
+        seq = iter(readings)
+        last = [None]
+
+        def read():
+            last[0] = next(seq, last[0])
+            return last[0]
+        return infra.wait_for_others(read, clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s), **kw)
+
+    # a teardown: 24 GiB, then 10, then only contexts (0.6 GiB each)
+    w = run([[24 * gib, gib // 2], [10 * gib, gib // 2], [gib // 2, gib // 2]])
+    assert w == {"waited_s": 0.5, "held_bytes": 0, "why": "idle"}, w
+    # memory that is never given back: the wait ends 3 s after it last fell
+    w = run([[24 * gib], [20 * gib]] + [[20 * gib]] * 100)
+    assert w["why"] == "still" and w["held_bytes"] == 20 * gib and 3.0 <= w["waited_s"] < 3.6, w
+    # memory that keeps falling slowly: the limit
+    w = run([[(100 - i) * gib] for i in range(200)], limit_s=5.0)
+    assert w["why"] == "limit" and 5.0 <= w["waited_s"] < 5.5, w
+    assert run([None]) == {"waited_s": 0.0, "held_bytes": None, "why": "unmeasured"}
+    assert run([[]])["why"] == "idle"  # nothing else on the GPU

@@ -374,3 +374,34 @@ def test_concurrent_writers(tmp_path):
         for e in eps:
             assert e.status == "done" and [t.idx for t in store.turns(e.episode_id)] == list(range(n))
         assert store.integrity_check() == "ok"
+
+
+def test_a_protocol_verdict_is_superseded_only_for_an_infra_error_or_a_reason_and_kept(store):
+    """Store.add_protocol_verdict: the first verdict under a protocol stands, except an
+    infra_error (the verifier failed: a new verdict takes its place) or one superseded with a
+    reason (a verifier bug found since); the earlier row is kept in protocol_verdicts_superseded,
+    with the reason."""
+    from kernelmosaic.verify.verdict import Verdict
+
+    run = store.start_run("m", {}, "kb")
+    ep, _ = store.begin_episode(run, "L1/1", 0)
+    store.add_turn(turn(ep.episode_id, 0))
+    pv = lambda status: Verdict.from_dict({**verdict(status, task="L1/1"), "protocol": "kernelbench"})  # noqa: E731
+    key = (ep.episode_id, 0)
+
+    store.add_protocol_verdict(ep.episode_id, 0, pv("infra_error"))
+    store.add_protocol_verdict(ep.episode_id, 0, pv("infra_error"))  # the same again: a no-op
+    store.add_protocol_verdict(ep.episode_id, 0, pv("runtime_error"))  # takes the infra_error's place
+    assert store.protocol_verdicts(run, "kernelbench")[key].status == "runtime_error"
+    with pytest.raises(StoreError, match="give a reason"):
+        store.add_protocol_verdict(ep.episode_id, 0, pv("correct"))
+    with pytest.raises(StoreError, match="reason"):
+        store.add_protocol_verdict(ep.episode_id, 0, pv("correct"), supersede="  ")
+    assert store.protocol_verdicts(run, "kernelbench")[key].status == "runtime_error"  # nothing changed
+    store.add_protocol_verdict(ep.episode_id, 0, pv("correct"), supersede="a verifier bug, fixed since")
+    assert store.protocol_verdicts(run, "kernelbench")[key].status == "correct"
+    old = store.superseded_protocol_verdicts(run, "kernelbench")
+    assert [(e, i, v.status, why) for e, i, v, why in old] == [
+        (ep.episode_id, 0, "infra_error", "an infra_error (the verifier failed), judged again"),
+        (ep.episode_id, 0, "runtime_error", "a verifier bug, fixed since")]
+    assert store.superseded_protocol_verdicts(run, "other") == []

@@ -230,12 +230,15 @@ def judge_again(tasks: list[Task], verifier, store: Store, run_id: str, cfg: Ben
                 *, on_verdict=None, stop=None, batch: int = 16) -> int:
     """Every turn of the run that has code and no verdict under ``cfg.protocol`` yet, judged under
     it and recorded beside the turn's own verdict (``Store.add_protocol_verdict``); returns how
-    many. Resumable: a batch is recorded as it finishes, and a rerun judges only what is missing.
+    many. Resumable: a batch is recorded as it finishes, and a rerun judges only what is missing,
+    an ``infra_error`` included.
     The same candidates, backend and baselines (measured, KernelBench's stored ones, or none) as
     the episodes; only the protocol differs. ``verifier``: a Verifier, or an executor
     (``scale.Executor``), whichever judged the episodes: both have ``verify_many``."""
     by_key = {t.key: t for t in tasks}
-    done = store.protocol_verdicts(run_id, cfg.protocol)
+    # an infra_error is the verifier's failure, no verdict on the code: judged again (the store
+    # keeps the failed one, superseded)
+    done = {k for k, v in store.protocol_verdicts(run_id, cfg.protocol).items() if v.status != "infra_error"}
     todo = []
     for ep in store.episodes(run_id):
         if ep.status == "running" or ep.task_key not in by_key:

@@ -37,7 +37,7 @@ from .._json import number as _real  # a number for a REAL column; None for miss
 from ..verify.verdict import Verdict
 from .schema import EPISODE_STATUSES, FIXABLE, STAGES, EpisodeRecord, RunRecord, TurnRecord, episode_key, finite
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 _SCHEMA_TABLE = "km_schema"
 
 
@@ -134,6 +134,12 @@ _MIGRATIONS: dict[int, list] = {
             json TEXT NOT NULL, created_at REAL NOT NULL,
             PRIMARY KEY (episode_id, idx, protocol),
             FOREIGN KEY (episode_id, idx) REFERENCES turns(episode_id, idx))"""],
+    # Version 5. A protocol verdict that another took the place of (an infra_error judged again,
+    # or one a verifier bug made, replaced on purpose): kept, with when and why, never deleted.
+    5: ["""CREATE TABLE protocol_verdicts_superseded (
+            episode_id TEXT NOT NULL, idx INTEGER NOT NULL, protocol TEXT NOT NULL,
+            status TEXT NOT NULL, json TEXT NOT NULL, created_at REAL NOT NULL,
+            superseded_at REAL NOT NULL, reason TEXT NOT NULL)"""],
 }
 
 
@@ -457,27 +463,51 @@ class Store:
                  _real(timing.get("candidate_ms")), v.get("backend"), v.get("policy"), _dumps(v)))
             conn.execute("UPDATE episodes SET n_turns=n_turns+1 WHERE episode_id=?", (turn.episode_id,))
 
-    def add_protocol_verdict(self, episode_id: str, idx: int, verdict: Verdict) -> None:
+    def add_protocol_verdict(self, episode_id: str, idx: int, verdict: Verdict, supersede: str | None = None) -> None:
         """Records a recorded turn's verdict under another protocol (``verdict.protocol``), in one
-        transaction. Idempotent like :meth:`add_turn`: the same verdict again is a no-op; another
+        transaction. Idempotent like :meth:`add_turn`: the same verdict again is a no-op. Another
         verdict for the same turn and protocol raises StoreError (the first one recorded stands:
-        a second timing of the same code differs, and a report must not change under a reader)."""
+        a second timing of the same code differs, and a report must not change under a reader),
+        with two exceptions, where the earlier row moves to ``protocol_verdicts_superseded`` with
+        the time and the reason: an ``infra_error`` (the verifier failed; no verdict on the code),
+        which a new verdict replaces, and any verdict when ``supersede`` gives the reason (a
+        verifier bug found since that made it, say)."""
         if not isinstance(verdict, Verdict):
             raise StoreError("verdict must be a Verdict")
+        if supersede is not None and not (isinstance(supersede, str) and supersede.strip()):
+            raise StoreError("supersede must be the reason, a non-empty string")
         v = verdict.to_dict()
         text, timing = _dumps(v), v.get("timing") or {}
+        key = (episode_id, idx, verdict.protocol)
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM turns WHERE episode_id=? AND idx=?", (episode_id, idx)).fetchone() is None:
                 raise StoreError(f"no turn {idx} of episode {episode_id!r}")
-            old = conn.execute("SELECT json FROM protocol_verdicts WHERE episode_id=? AND idx=? AND protocol=?",
-                               (episode_id, idx, verdict.protocol)).fetchone()
+            old = conn.execute("SELECT status, json FROM protocol_verdicts WHERE episode_id=? AND idx=? AND protocol=?",
+                               key).fetchone()
             if old is not None:
-                if old["json"] != text:
-                    raise StoreError(f"turn {idx} of {episode_id!r} already has a {verdict.protocol} verdict")
-                return
+                if old["json"] == text:
+                    return
+                if old["status"] != "infra_error" and supersede is None:
+                    raise StoreError(f"turn {idx} of {episode_id!r} already has a {verdict.protocol} verdict "
+                                     f"({old['status']}); give a reason to supersede it")
+                why = supersede or "an infra_error (the verifier failed), judged again"
+                conn.execute("INSERT INTO protocol_verdicts_superseded SELECT episode_id, idx, protocol, status, json, "
+                             "created_at, ?, ? FROM protocol_verdicts WHERE episode_id=? AND idx=? AND protocol=?",
+                             (time.time(), why, *key))
+                conn.execute("DELETE FROM protocol_verdicts WHERE episode_id=? AND idx=? AND protocol=?", key)
             conn.execute("INSERT INTO protocol_verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (episode_id, idx, verdict.protocol, verdict.status, int(verdict.correct),
                           _real(timing.get("speedup_eager")), _real(timing.get("speedup_compile")), text, time.time()))
+
+    def superseded_protocol_verdicts(self, run_id: str, protocol: str) -> list[tuple[str, int, Verdict, str]]:
+        """The run's protocol verdicts that others took the place of: (episode id, turn index,
+        verdict, reason), oldest first."""
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT s.episode_id, s.idx, s.json, s.reason FROM protocol_verdicts_superseded s "
+                "JOIN episodes e USING (episode_id) WHERE e.run_id=? AND s.protocol=? ORDER BY s.superseded_at",
+                (run_id, protocol)).fetchall()
+        return [(r["episode_id"], r["idx"], Verdict.from_dict(json.loads(r["json"])), r["reason"]) for r in rows]
 
     def protocol_verdicts(self, run_id: str, protocol: str) -> dict[tuple[str, int], Verdict]:
         """Every verdict of the run's turns under ``protocol``, by (episode id, turn index)."""

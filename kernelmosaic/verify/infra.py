@@ -20,12 +20,18 @@ from __future__ import annotations
 import errno
 import os
 import re
+import time
+from typing import Callable
 
 # runs of a job after the first that ended in infra_error, each on a fresh judge process
 INFRA_RETRIES = 2
 # GPU memory kept out of every lane's budget: the CUDA contexts of the judge, its warm candidate
 # processes (four on a GPU) and its reference process, about 0.5 GiB each on an H200
 GPU_MARGIN_BYTES = 3 << 30
+# what a process that has no job under way holds of a GPU at most: a CUDA context and the
+# libraries' workspaces (about 0.6 GiB each on an H100 and an H200, by torch's out-of-memory
+# listings in the pilot of 2026-12-06); more is a job's memory, or one being given back
+IDLE_PROCESS_BYTES = 2 << 30
 # errnos of a write that found no room: a full file system, a quota, a file-size limit
 DISK_FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
@@ -137,10 +143,9 @@ def host_rss(pids: list[int]) -> int:
     return total
 
 
-def nvml_used(pids: list[int], device: int | str = 0) -> int | None:
-    """GPU memory that the driver accounts to ``pids`` on ``device`` (an NVML index, or a UUID
-    ``"GPU-..."``: CUDA's device order need not be NVML's), or None where NVML is missing or sees
-    none of them (in a container NVML may report host PIDs that differ from ours)."""
+def nvml_processes(device: int | str = 0) -> dict[int, int] | None:
+    """GPU memory by process id on ``device`` (an NVML index, or a UUID ``"GPU-..."``: CUDA's
+    device order need not be NVML's), as the driver accounts it; None where NVML is missing."""
     try:
         import pynvml  # type: ignore
     except ImportError:
@@ -154,8 +159,47 @@ def nvml_used(pids: list[int], device: int | str = 0) -> int | None:
             pynvml.nvmlShutdown()
     except Exception:  # noqa: BLE001 - NVML is a better measurement when present, never a requirement
         return None
-    want = set(pids)
-    seen = [p for p in procs if p.pid in want]
-    if not seen:
+    out: dict[int, int] = {}
+    for p in procs:
+        out[p.pid] = out.get(p.pid, 0) + int(p.usedGpuMemory or 0)
+    return out
+
+
+def nvml_used(pids: list[int], device: int | str = 0) -> int | None:
+    """GPU memory that the driver accounts to ``pids`` on ``device``, or None where NVML is
+    missing or sees none of them (in a container NVML may report host PIDs that differ from ours)."""
+    procs = nvml_processes(device)
+    if procs is None:
         return None
-    return sum(int(p.usedGpuMemory or 0) for p in seen)
+    want = set(pids)
+    seen = [b for p, b in procs.items() if p in want]
+    return sum(seen) if seen else None
+
+
+def wait_for_others(read: Callable[[], list[int] | None], idle_bytes: int = IDLE_PROCESS_BYTES, limit_s: float = 30.0,
+                    still_s: float = 3.0, poll_s: float = 0.25, clock: Callable[[], float] = time.monotonic,
+                    sleep: Callable[[float], None] = time.sleep) -> dict:
+    """Wait until the other processes on a GPU (``read``: what each holds, or None where that
+    cannot be measured) hold no more than an idle process does, for a job that is to have the
+    GPU to itself. The other lanes' jobs have ended when it starts, but their memory can lag:
+    a killed candidate process's teardown, a judge's clean-up after it sent its verdict. Gives up
+    when what they hold has stopped falling for ``still_s``, or after ``limit_s``: memory that
+    is not given back is no reason to hold the job (its own out-of-memory then says so).
+
+    Returns ``waited_s``, ``held_bytes`` (what the others held above ``idle_bytes`` each at the
+    end; None where unmeasured) and ``why`` it stopped: idle | still | limit | unmeasured."""
+    t0 = clock()
+    low, fell_at = None, t0
+    while True:
+        held = read()
+        if held is None:
+            return {"waited_s": round(clock() - t0, 3), "held_bytes": None, "why": "unmeasured"}
+        busy = sum(b for b in held if b > idle_bytes)
+        now = clock()
+        if not busy:
+            return {"waited_s": round(now - t0, 3), "held_bytes": 0, "why": "idle"}
+        if low is None or busy < low - (64 << 20):
+            low, fell_at = busy, now
+        if now - fell_at >= still_s or now - t0 >= limit_s:
+            return {"waited_s": round(now - t0, 3), "held_bytes": busy, "why": "still" if now - fell_at >= still_s else "limit"}
+        sleep(poll_s)

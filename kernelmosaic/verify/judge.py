@@ -1455,7 +1455,10 @@ class Judge:
         """What this job took of the GPU, by the judge's own measures, for the pool's admission of
         the task's next jobs where lanes share the GPU: the judge's peak (its allocator's), and
         the candidate's memory after its trials (NVML's count; None where NVML does not see the
-        candidate's processes, or the candidate never got that far)."""
+        candidate's processes, or the candidate never got that far). Nothing for the CPU lanes
+        that stand in for a GPU's in tests (``shared_gpu``)."""
+        if not self.is_cuda:
+            return {}
         try:
             _, total = torch.cuda.mem_get_info(self.device)
             peak = torch.cuda.max_memory_reserved(self.device)
@@ -1479,6 +1482,41 @@ class Judge:
         return JobFailed("infra_error", "out_of_memory",
                          f"the GPU ran out of memory ({where}) while other lanes' jobs shared it ({self.gpu_share:.0%} of it "
                          f"was this job's): {what}", log, infra=True, fatal=True)
+
+    def shared_crash(self, f: JobFailed) -> JobFailed:
+        """A candidate process that died of an out-of-memory on a GPU that other lanes' jobs
+        share is no more the candidate's than one that reported it (``candidate_oom``): the
+        harness's own steps in that process (the NaN fill before a check, the copy of an output)
+        can be the allocation that failed, and the memory may have been the other lanes'. Seen in
+        the pilot on an H100 with four lanes (2026-12-06): two correct KernelBench kernels got
+        ``runtime_error`` that way. Its log is the candidate's own text, so claiming an
+        out-of-memory buys at most the run alone, where a crash is charged as before."""
+        if self.shared_gpu and f.status == "runtime_error" and f.error.get("kind") == "crash":
+            own = self.candidate_oom({"message": f.error.get("message"), "log": f.error.get("log")})
+            if own is not None:
+                return own
+        return f
+
+    def wait_for_other_lanes(self) -> None:
+        """A job that runs alone on a GPU its lanes share (``pool.GpuGate``): the other lanes'
+        jobs have ended, but what their processes held may not be back yet (a killed candidate's
+        teardown, a judge's clean-up after its verdict). Waits, within limits, until the other
+        processes on the GPU hold no more than idle ones (NVML; where NVML is missing, not at all)."""
+        mine = set(infra.descendants(os.getpid()))
+        device = self._nvml_device()
+
+        def others():
+            procs = infra.nvml_processes(device)
+            return None if procs is None else [b for p, b in procs.items() if p not in mine]
+
+        w = infra.wait_for_others(others)
+        if w["waited_s"] >= 0.05:
+            self.phases["others_wait"] = w["waited_s"]
+        if w["why"] in ("still", "limit"):
+            self.notes.append(f"other processes on this GPU still held {_gib(w['held_bytes'])} beyond idle ones after "
+                              f"{w['waited_s']:.1f} s, when this job was to have the GPU to itself")
+        elif w["waited_s"] >= 0.5:
+            self.notes.append(f"waited {w['waited_s']:.1f} s for the other lanes' processes to give their GPU memory back")
 
     def candidate_oom(self, reply: dict) -> JobFailed | None:
         """A candidate process that reports an out-of-memory is charged with it, unless the judge's
@@ -1508,6 +1546,8 @@ class Judge:
         t_setup = self._setup_t = time.perf_counter()
         if self.is_cuda:
             torch.cuda.reset_peak_memory_stats(self.device)  # the judge serves many jobs: this one's peak
+            if self.spec.gpu_share is not None and _int_env("KMOSAIC_GPU_LANES", 1) > 1:
+                self.wait_for_other_lanes()
         try:
             mod = self.load_reference(self.spec.reference)
             init = self.init_inputs(mod)
@@ -1575,6 +1615,7 @@ class Judge:
                                     "changed after repeated calls", mismatch=mm)
             result["status"] = "correct"
         except JobFailed as f:
+            f = self.shared_crash(f)
             result["status"] = f.status
             result["error"] = f.error
             if "mismatch" in f.extra:

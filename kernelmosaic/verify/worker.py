@@ -77,6 +77,7 @@ def main() -> None:
     from . import quiet
 
     device = torch.device(args.device)
+    shared_gpu = judge._int_env("KMOSAIC_GPU_LANES", 1) > 1  # other lanes' judges use this GPU (set by the pool)
     if device.type == "cuda":
         # a spare judge starts while another judge of this GPU may be timing (quiet.py)
         path = quiet.lock_path(args.device)
@@ -185,13 +186,21 @@ def main() -> None:
                 cleanup_parts["dynamo"] = round(time.monotonic() - t_gc, 4)
             # a full collection (0.13 s after a small job on the H200) only where the job left GPU
             # memory held (tensors in reference cycles); Python's own collector takes the rest.
-            # The cache itself is emptied by the next job's settle
+            # The cache itself is emptied by the next job's settle (with lanes sharing the GPU, below)
             held = torch.cuda.memory_allocated(device)
             cleanup_parts["held_mib"] = held >> 20
             if held > GC_ABOVE_BYTES:
                 t_c = time.monotonic()
                 gc.collect()
                 cleanup_parts["gc"] = round(time.monotonic() - t_c, 4)
+        if device.type == "cuda" and shared_gpu:
+            # lanes share this GPU: what this judge's allocator caches would stay out of the other
+            # lanes' reach until this worker's next job, which a job waiting to run alone on the
+            # GPU holds back (pool.GpuGate). In the pilot on an H100 (2026-12-06) a job run alone
+            # ran out of memory while another lane's process still held 24.6 GiB
+            t_e = time.monotonic()
+            torch.cuda.empty_cache()
+            cleanup_parts["empty_cache"] = round(time.monotonic() - t_e, 4)
         cleanup_s = time.monotonic() - t_clean
     out.flush()
     for c in [*dying, *warm]:
