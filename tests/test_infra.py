@@ -539,3 +539,15 @@ def test_a_job_alone_waits_for_the_other_lanes_memory_within_limits():
     assert w["why"] == "limit" and 5.0 <= w["waited_s"] < 5.5, w
     assert run([None]) == {"waited_s": 0.0, "held_bytes": None, "why": "unmeasured"}
     assert run([[]])["why"] == "idle"  # nothing else on the GPU
+
+
+def test_warm_candidate_processes_are_split_over_the_lanes_of_a_gpu():
+    """pool.warm_candidates: four started ahead per GPU, split over its lanes, at least one a
+    judge; each holds a CUDA context, and 48 of them took 29 GiB of an H100 with four lanes."""
+    from kernelmosaic.verify.pool import WARM_CANDIDATES, warm_candidates
+
+    assert WARM_CANDIDATES == 4
+    got = {n: warm_candidates("cuda", {"KMOSAIC_GPU_LANES": str(n)}) for n in (1, 2, 3, 4, 8)}
+    assert got == {1: 4, 2: 2, 3: 2, 4: 1, 8: 1}, got
+    assert warm_candidates("cuda", {}) == 4 and warm_candidates("cuda", {"KMOSAIC_GPU_LANES": "x"}) == 4
+    assert warm_candidates("cpu", {"KMOSAIC_GPU_LANES": "1"}) == 1

@@ -320,12 +320,22 @@ class Runner:
         mode = msg["mode"]  # null | check | timed | instrumented
         outs = slot["outputs"]
         args = [slot["in_values"].get(str(i)) if t is None else t for i, t in enumerate(slot["inputs"])]
-        if mode == "null" and "null_src" not in slot:
-            # made once: cloning it on every call (as a setdefault's argument was) doubled the copy,
-            # overstated the overhead and understated a large output's time by one copy of it
-            slot["null_src"] = [None if o is None else o.clone() for o in outs]
-        if mode in ("check", "instrumented"):
-            self.poison(outs)
+        try:
+            if mode == "null" and "null_src" not in slot:
+                # made once: cloning it on every call (as a setdefault's argument was) doubled the copy,
+                # overstated the overhead and understated a large output's time by one copy of it
+                slot["null_src"] = [None if o is None else o.clone() for o in outs]
+            if mode in ("check", "instrumented"):
+                self.poison(outs)
+        except Exception as e:  # noqa: BLE001
+            # the harness's own allocations in this process (an output's copy, the NaN fill):
+            # answered, not died of, so that the judge can measure this process's memory while it
+            # lives and tell its out-of-memory from the verifier's (judge.candidate_oom). An
+            # H100's four lanes (2026-12-06) had a KernelBench output's 8 GiB copy fail here
+            kind = "out_of_memory" if type(e).__name__ == "OutOfMemoryError" or isinstance(e, MemoryError) else "harness"
+            return {"event": "error", "status": "runtime_error", "kind": kind,
+                    "message": f"the harness's own {'copy of the output' if mode == 'null' else 'NaN fill'} in the "
+                               f"candidate process failed before {msg.get('what', 'a call')}: {type(e).__name__}: {str(e)[:600]}"}
         instr = None
         waited = None
         diag = bool(msg.get("diag")) and self.is_cuda

@@ -100,6 +100,22 @@ class _Events:
 # candidate processes a GPU judge keeps started ahead of its jobs (see WorkerProcess)
 WARM_CANDIDATES = 4
 
+
+def warm_candidates(device: str, env: dict[str, str]) -> int:
+    """Candidate processes each judge keeps started ahead: WARM_CANDIDATES per GPU, split over the
+    lanes that share it (KMOSAIC_GPU_LANES), at least one each. Every one holds a CUDA context
+    (0.6 GiB on an H100), and so do the spare judges' own: four lanes with four each left 48
+    processes holding 29 GiB of an H100's 80 in the pilot (2026-12-06), and the candidates'
+    memory budgets smaller than KernelBench L1's 6 GiB outputs. Lanes take turns at the GPU, so
+    as many warm processes per GPU cover as many verdicts as with one lane."""
+    if device != "cuda":
+        return 1
+    try:
+        lanes = max(1, int(env.get("KMOSAIC_GPU_LANES") or 1))
+    except ValueError:
+        lanes = 1
+    return max(1, -(-WARM_CANDIDATES // lanes))
+
 class WorkerProcess:
     """A judge process (``worker.py``); it starts its own sandboxed candidate process."""
 
@@ -110,9 +126,10 @@ class WorkerProcess:
         self.proc = subprocess.Popen(
             # candidate processes start ahead on a GPU: a start (torch, CUDA, CUPTI, the sandbox)
             # took 9-11 s on an H200 while verdicts took 1-5 s, and with two ahead half the
-            # verdicts waited seconds for theirs. Four cover a start with four verdicts.
+            # verdicts waited seconds for theirs. Four cover a start with four verdicts (four per GPU,
+            # split over its lanes: warm_candidates).
             [sys.executable, "-m", "kernelmosaic.verify.worker", "--device", device, "--fd", str(w), "--jobs", str(jobs),
-             "--warm", str(WARM_CANDIDATES) if device == "cuda" else "1",
+             "--warm", str(warm_candidates(device, env)),
              *(["--build-dir", build_dir] if build_dir else [])],
             stdin=subprocess.PIPE,
             stdout=self.log,
