@@ -300,9 +300,10 @@ def cmd_kbjudge(a) -> None:
     store = Path(a.root) / "kernelbench" / "store.sqlite"
     with contextlib.ExitStack() as stack, _workbench(store) as wb:
         st = wb.store
-        # an infra_error is the verifier's failure, not a verdict: judged again, as bench does
         recorded = {k: pv for rid in st.run_ids() for k, pv in st.protocol_verdicts(rid, "kernelbench").items()}
-        done = {k for k, pv in recorded.items() if pv.status != "infra_error" and pv.task not in again}
+        # an infra_error's turn is judged again, as bench does; a verdict that stands only with --again
+        final = {k: pv for rid in st.run_ids() for k, pv in st.protocol_verdicts(rid, "kernelbench", final=True).items()}
+        done = {k for k, pv in final.items() if pv.task not in again}
         unknown = again - {pv.task for pv in recorded.values()}
         if unknown:
             sys.exit(f"--again: no recorded kernelbench verdict for {', '.join(sorted(unknown))}")
@@ -327,9 +328,7 @@ def cmd_kbjudge(a) -> None:
             if isinstance(verdict, TaskError):  # the task itself is broken
                 print(f"  {req.task.key}: {verdict}", flush=True)
                 continue
-            old = recorded.get((eid, t.idx))
-            st.add_protocol_verdict(eid, t.idx, verdict,
-                                    supersede=a.why if old is not None and old.status != "infra_error" else None)
+            st.add_protocol_verdict(eid, t.idx, verdict, supersede=a.why if (eid, t.idx) in final else None)
             tm = verdict.timing
             print(f"  {req.task.key} turn {t.idx}: {t.verdict.status} -> {verdict.status}"
                   + (f", x{tm.speedup_eager:.2f} eager" if tm and tm.speedup_eager else "")

@@ -236,9 +236,7 @@ def judge_again(tasks: list[Task], verifier, store: Store, run_id: str, cfg: Ben
     the episodes; only the protocol differs. ``verifier``: a Verifier, or an executor
     (``scale.Executor``), whichever judged the episodes: both have ``verify_many``."""
     by_key = {t.key: t for t in tasks}
-    # an infra_error is the verifier's failure, no verdict on the code: judged again (the store
-    # keeps the failed one, superseded)
-    done = {k for k, v in store.protocol_verdicts(run_id, cfg.protocol).items() if v.status != "infra_error"}
+    done = store.protocol_verdicts(run_id, cfg.protocol, final=True)  # an infra_error's turn is judged again
     todo = []
     for ep in store.episodes(run_id):
         if ep.status == "running" or ep.task_key not in by_key:

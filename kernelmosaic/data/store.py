@@ -35,6 +35,7 @@ from typing import Any
 
 from .._json import number as _real  # a number for a REAL column; None for missing or non-finite
 from ..verify.verdict import Verdict
+from ..vocab import NOT_A_VERDICT
 from .schema import EPISODE_STATUSES, FIXABLE, STAGES, EpisodeRecord, RunRecord, TurnRecord, episode_key, finite
 
 SCHEMA_VERSION = 5
@@ -487,7 +488,7 @@ class Store:
             if old is not None:
                 if old["json"] == text:
                     return
-                if old["status"] != "infra_error" and supersede is None:
+                if old["status"] not in NOT_A_VERDICT and supersede is None:
                     raise StoreError(f"turn {idx} of {episode_id!r} already has a {verdict.protocol} verdict "
                                      f"({old['status']}); give a reason to supersede it")
                 why = supersede or "an infra_error (the verifier failed), judged again"
@@ -509,13 +510,16 @@ class Store:
                 (run_id, protocol)).fetchall()
         return [(r["episode_id"], r["idx"], Verdict.from_dict(json.loads(r["json"])), r["reason"]) for r in rows]
 
-    def protocol_verdicts(self, run_id: str, protocol: str) -> dict[tuple[str, int], Verdict]:
-        """Every verdict of the run's turns under ``protocol``, by (episode id, turn index)."""
+    def protocol_verdicts(self, run_id: str, protocol: str, final: bool = False) -> dict[tuple[str, int], Verdict]:
+        """Every verdict of the run's turns under ``protocol``, by (episode id, turn index). With
+        ``final``, only those that stand: an infra_error is none (a new verdict for its turn takes
+        its place, :meth:`add_protocol_verdict`), so a rerun judges its turn again."""
         with self._read() as conn:
             rows = conn.execute(
-                "SELECT p.episode_id, p.idx, p.json FROM protocol_verdicts p JOIN episodes e USING (episode_id) "
+                "SELECT p.episode_id, p.idx, p.status, p.json FROM protocol_verdicts p JOIN episodes e USING (episode_id) "
                 "WHERE e.run_id=? AND p.protocol=?", (run_id, protocol)).fetchall()
-        return {(r["episode_id"], r["idx"]): Verdict.from_dict(json.loads(r["json"])) for r in rows}
+        return {(r["episode_id"], r["idx"]): Verdict.from_dict(json.loads(r["json"])) for r in rows
+                if not (final and r["status"] in NOT_A_VERDICT)}
 
     def turns(self, episode_id: str) -> list[TurnRecord]:
         with self._guard():
