@@ -125,6 +125,18 @@ def test_budget_arithmetic():
     # over what was free, and a candidate inside it starved the judge)
     assert infra.gpu_budget(140 * gib, 1.0, 0, free=134 * gib) == 134 * gib - infra.GPU_MARGIN_BYTES
     assert infra.gpu_budget(140 * gib, 0.5, 0, free=134 * gib) == 70 * gib - infra.GPU_MARGIN_BYTES
+    # what the candidate process already held when the budget was set is gone from ``free`` and is
+    # counted again in what it holds later: the budget includes it. The pilot's case (an H100,
+    # four lanes, a job alone): 0.6 GiB of CUDA context and the harness's 6 GiB copy of the
+    # output held, 7.16 GiB free; without it the budget was 4.16 GiB and NVML's 6.61 GiB for the
+    # honest candidate, which had allocated nothing more, was "over its budget"
+    ctx, copy = int(0.61 * gib), 6 * gib
+    free = int(7.16 * gib)
+    without = infra.gpu_budget(int(79.18 * gib), 1.0, 30 * gib, free=free)
+    with_held = infra.gpu_budget(int(79.18 * gib), 1.0, 30 * gib, free=free, held=ctx + copy)
+    assert without < ctx + copy < with_held and with_held - without == ctx + copy
+    # the lane's share still bounds it all, held memory included
+    assert infra.gpu_budget(140 * gib, 0.25, 0, free=134 * gib, held=20 * gib) == 35 * gib - infra.GPU_MARGIN_BYTES
 
 
 def test_whose_out_of_memory():

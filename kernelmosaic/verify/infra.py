@@ -74,17 +74,22 @@ def lane_share(lanes_on_gpu: int) -> float:
     return 1.0 / max(1, lanes_on_gpu)
 
 
-def gpu_budget(total: int, share: float, judge_bytes: int, free: int | None = None) -> int:
-    """The candidate process's budget: its lane's share of the GPU, less the margin for the
-    processes' CUDA contexts and less what the judge itself holds (the reference, the inputs,
-    the buffers it shares with the candidate). With ``free`` (the device's free memory when the
-    budget is set), never more than that less the margin: the lane's other processes (spare
-    judges, the reference process, each with a CUDA context of about 0.6 GiB on the H200) hold
-    memory the share does not know about, and a candidate that took all that is free would leave
-    the judge none for its own work."""
+def gpu_budget(total: int, share: float, judge_bytes: int, free: int | None = None, held: int = 0) -> int:
+    """The candidate process's budget, everything it may hold at once: its lane's share of the
+    GPU, less the margin for the processes' CUDA contexts and less what the judge itself holds
+    (the reference, the inputs, the buffers it shares with the candidate). With ``free`` (the
+    device's free memory when the budget is set), never more than that less the margin, plus
+    ``held``, what the candidate process already held then (its CUDA context, the harness's copy
+    of the outputs for the empty calls): the lane's other processes (spare judges, the reference
+    process, each with a CUDA context of about 0.6 GiB on the H200) hold memory the share does
+    not know about, and a candidate that took all that is free would leave the judge none for its
+    own work. ``held`` counts once: free memory no longer holds it, but the budget is compared
+    with all the candidate holds. Before it was counted, an honest KernelBench kernel whose 6 GiB
+    output copy the harness already held got a 4.2 GiB budget and was charged an out-of-memory
+    (the pilot on an H100 with four lanes, 2026-12-06)."""
     budget = int(total * share) - GPU_MARGIN_BYTES - max(0, judge_bytes)
     if free is not None:
-        budget = min(budget, int(free) - GPU_MARGIN_BYTES)
+        budget = min(budget, int(free) - GPU_MARGIN_BYTES + max(0, held))
     return max(0, budget)
 
 

@@ -660,7 +660,9 @@ class Judge:
 
     def budget_message(self) -> dict:
         """The candidate's GPU memory budget as a fraction of the device, for the advisory cap it
-        sets before loading its code (``torch.cuda.set_per_process_memory_fraction``)."""
+        sets before loading its code (``torch.cuda.set_per_process_memory_fraction``). The budget
+        counts the process's CUDA context, which that cap (its allocator's) does not: the cap is
+        looser than the budget by that much, and the judge's own measurement decides."""
         mark = getattr(self, "_mem0", None)
         if mark is None or not getattr(self, "gpu_budget", None):
             return {}
@@ -1143,6 +1145,8 @@ class Judge:
                     raise JobFailed("infra_error", "calibration", "the calibration call failed before any candidate code was "
                                     f"loaded: {str(reply.get('message'))[:300]}", infra=True, fatal=True)
                 ts.append(ms)
+                if proc is self.cand:
+                    self._null_made = True  # that process now holds the copy of the outputs (harness_bytes)
         key = id(proc)
         self.fastest_null[key] = min([*ts[3:], self.fastest_null.get(key, float("inf"))])
         return statistics.median(ts[3:])
@@ -1426,8 +1430,23 @@ class Judge:
             share = self.gpu_share
         except RuntimeError:
             return
-        self._mem0 = {"used": total - free, "judge": judge_bytes, "total": total}
-        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes, free)
+        # what the candidate process holds already (its CUDA context, the empty calls' copy of
+        # the outputs) is gone from ``free`` but is counted in what it holds later: it is part
+        # of its budget. NVML's count where NVML sees the process; else the copy's size, which
+        # the judge knows (the growth it then measures starts from here too)
+        held = infra.nvml_used(infra.descendants(self.cand.proc.pid), self._nvml_device()) \
+            if self.cand is not None and self.cand.proc is not None else None
+        self._mem0 = {"used": total - free, "judge": judge_bytes, "total": total,
+                      "held": held if held is not None else self.harness_bytes()}
+        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes, free, self._mem0["held"])
+
+    def harness_bytes(self) -> int:
+        """What the harness holds in the candidate process before its code loads: the copy of the
+        outputs that the empty calls return (``calibrate``), where the candidate has made them."""
+        s = self.slots.get("check")
+        if not getattr(self, "_null_made", False) or s is None or self.cand is None or id(self.cand) not in s.bound:
+            return 0
+        return sum(b.tensor.nbytes for b in s.outs if b is not None)
 
     def memory_report(self) -> dict:
         """The candidate process's GPU memory now, by the judge's own measurement: NVML's count
@@ -1447,8 +1466,10 @@ class Judge:
         if got is not None:
             out.update(candidate_bytes=got, how="measured by NVML", slack_bytes=0)
         else:
-            out.update(candidate_bytes=max(0, (total - free) - mark["used"] - (judge_now - mark["judge"])),
-                       how="the device's growth since the candidate loaded, less the judge's", slack_bytes=infra.GPU_MARGIN_BYTES)
+            grown = max(0, (total - free) - mark["used"] - (judge_now - mark["judge"]))
+            out.update(candidate_bytes=grown + mark["held"],
+                       how="the device's growth since the candidate loaded, less the judge's, and the harness's copy of the "
+                           "outputs", slack_bytes=infra.GPU_MARGIN_BYTES)
         return out
 
     def gpu_memory(self) -> dict:
