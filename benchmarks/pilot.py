@@ -379,8 +379,12 @@ def _qwen_counter(ranks_file: str | None):
         return None
     import base64
 
-    import tiktoken
-
+    try:
+        import tiktoken
+    except ImportError:
+        sys.exit("--tokenizer-ranks needs tiktoken (pip install tiktoken); without the option the report counts no tokens")
+    if not Path(ranks_file).is_file():
+        sys.exit(f"--tokenizer-ranks {ranks_file}: no such file (qwen.tiktoken, from the dashscope wheel: see results/pilot-2026-12/README.md)")
     ranks = {base64.b64decode(tok): int(r) for tok, r in (ln.split() for ln in Path(ranks_file).read_text().splitlines() if ln)}
     pat = r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
     enc = tiktoken.Encoding("qwen", pat_str=pat, mergeable_ranks=ranks, special_tokens={})
