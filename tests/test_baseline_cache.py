@@ -5,6 +5,7 @@ machine would otherwise be kept for ever."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -171,25 +172,37 @@ def test_foreign_load_is_told_from_the_verifiers_own():
     import os
     import subprocess
     import sys
-    import time
 
     from kernelmosaic.verify import quiet
 
-    child = subprocess.Popen([sys.executable, "-c", "import time\nt = time.time() + 1.5\nwhile time.time() < t: pass"])
-    a = quiet.cpu_sample(os.getpid())
-    time.sleep(1.0)
-    ours = quiet.conditions(a, quiet.cpu_sample(os.getpid()))
-    child.wait()
-    pid = _foreign_spinner()
-    try:
-        time.sleep(0.3)
+    def measure():
+        child = subprocess.Popen([sys.executable, "-c", "import time\nt = time.time() + 1.5\nwhile time.time() < t: pass"])
         a = quiet.cpu_sample(os.getpid())
         time.sleep(1.0)
-        theirs = quiet.conditions(a, quiet.cpu_sample(os.getpid()))
-    finally:
-        _kill(pid)
-    assert theirs["foreign_cores"] >= 0.6, theirs
-    assert ours["foreign_cores"] <= theirs["foreign_cores"] - 0.5, (ours, theirs)
+        ours = quiet.conditions(a, quiet.cpu_sample(os.getpid()))
+        child.wait()
+        pid = _foreign_spinner()
+        try:
+            time.sleep(0.3)
+            a = quiet.cpu_sample(os.getpid())
+            time.sleep(1.0)
+            theirs = quiet.conditions(a, quiet.cpu_sample(os.getpid()))
+        finally:
+            _kill(pid)
+        return ours, theirs
+
+    # The `quiet` mark keeps the other pytest worker's tests out, not what they left running (a
+    # warm spare importing torch, a Ray raylet): a second of that is foreign too, and counted as
+    # such. So a few tries, each whole; a count that took our own child for foreign fails them all.
+    tries = []
+    for _ in range(4):
+        ours, theirs = measure()
+        tries.append((ours["foreign_cores"], theirs["foreign_cores"]))
+        if theirs["foreign_cores"] >= 0.6 and ours["foreign_cores"] <= theirs["foreign_cores"] - 0.5:
+            break
+        time.sleep(2.0)
+    assert theirs["foreign_cores"] >= 0.6, tries
+    assert ours["foreign_cores"] <= theirs["foreign_cores"] - 0.5, tries
 
 
 @pytest.mark.quiet
@@ -208,7 +221,13 @@ def test_a_baseline_timed_while_another_program_runs_is_not_cached(tmp_path):
         assert busy["steady"] is False and not busy["stored"], busy
         assert any("programs other than the verifier" in n for n in busy["notes"]), busy["notes"]
         assert baseline_entries(tmp_path) == []
-        quiet_run = v.baseline(RELU, timing)
+        # what the other pytest worker left running may still load the machine for a while (the
+        # `quiet` mark keeps only its tests out): timed again until a run was quiet, a few times
+        for _ in range(3):
+            quiet_run = v.baseline(RELU, timing)
+            if quiet_run["foreign_cores"] is not None and quiet_run["foreign_cores"] < 0.5:
+                break
+            time.sleep(2.0)
         assert quiet_run["foreign_cores"] is not None and quiet_run["foreign_cores"] < 0.5, quiet_run
         from kernelmosaic.verify.spec import BASELINE_MAX_SPREAD
 
