@@ -381,7 +381,6 @@ def test_the_binding_header_is_precompiled_stored_by_the_judge_and_checked(tmp_p
     assert listing7["made"] and publish_pch(again, root) is True and stored_pch_ok(entry)
 
 
-@pytest.mark.quiet
 def test_a_polling_receive_gets_every_message_whole(tmp_path):
     """TimingConfig.spin_wait's channel: a receive that polls takes a message sent while it polls
     and one sent after it gave up polling (then it waits asleep), each whole, with the descriptor

@@ -352,7 +352,6 @@ def test_train_output_dir_is_relative_to_the_working_directory(tmp_path, monkeyp
     assert not Path(cfg.output_dir).is_relative_to(ROOT)
 
 
-@pytest.mark.quiet
 def test_train_config_errors_come_before_the_heavy_imports(tmp_path):
     cfg = str(ROOT / "configs" / "train" / "tiny-qwen-cpu.yaml")
     t0 = time.monotonic()
