@@ -36,7 +36,7 @@ WRONG = reply("""void relu(const float* x, float* y, long n) {
 SLOW = reply("""void relu(const float* x, float* y, long n) {
     /* correct but wasteful: the same pass 8000 times, about 60 ms a call, so that it is slower than
        FAST by more than the noise of timing on a loaded 2-core CI machine: 40 passes once lost to
-       it, and 400 (3 ms) lost to it under the Ray test beside a second pytest worker */
+       it, and 400 (3 ms) lost to it under the Ray test with two pytest workers */
     for (int rep = 0; rep < 8000; ++rep)
         for (long i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : 0.f;
 }""", "Now it clamps negatives to zero.")

@@ -190,9 +190,9 @@ def test_foreign_load_is_told_from_the_verifiers_own():
             _kill(pid)
         return ours, theirs
 
-    # The `quiet` mark keeps the other pytest worker's tests out, not what they left running (a
-    # warm spare importing torch, a Ray raylet): a second of that is foreign too, and counted as
-    # such. So a few tries, each whole; a count that took our own child for foreign fails them all.
+    # Whatever else loads the machine for a second (an earlier test's warm spare importing torch,
+    # a Ray raylet, another program) is foreign too, and counted as such. So a few tries, each
+    # whole; a count that took our own child for foreign fails them all.
     tries = []
     for _ in range(4):
         ours, theirs = measure()
@@ -219,8 +219,8 @@ def test_a_baseline_timed_while_another_program_runs_is_not_cached(tmp_path):
         assert busy["steady"] is False and not busy["stored"], busy
         assert any("programs other than the verifier" in n for n in busy["notes"]), busy["notes"]
         assert baseline_entries(tmp_path) == []
-        # what the other pytest worker left running may still load the machine for a while (the
-        # `quiet` mark keeps only its tests out): timed again until a run was quiet, a few times
+        # what earlier tests left running (or another program) may still load the machine for a
+        # while: timed again until a run was quiet, a few times
         for _ in range(3):
             quiet_run = v.baseline(RELU, timing)
             if quiet_run["foreign_cores"] is not None and quiet_run["foreign_cores"] < 0.5:
