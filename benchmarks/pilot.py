@@ -569,7 +569,7 @@ def main() -> None:
     rep = sub.add_parser("report")
     rep.add_argument("--root", required=True)
     rep.add_argument("--out", required=True)
-    rep.add_argument("--tokenizer-ranks", help="qwen.tiktoken (from the dashscope wheel) for token counts")
+    rep.add_argument("--tokenizer-ranks", help="qwen.tiktoken (from the dashscope wheel) for token counts; needs tiktoken installed")
     a = ap.parse_args()
     {"start": cmd_start, "baselines": cmd_baselines, "round": cmd_round, "absorb": cmd_absorb,
      "kbjudge": cmd_kbjudge, "finish": cmd_finish, "close": cmd_close, "report": cmd_report}[a.cmd](a)

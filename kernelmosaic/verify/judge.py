@@ -270,6 +270,7 @@ class Judge:
         self.quiet_per_call = scope == "call" or (self.shared_gpu and scope != "loop")
         self.precision: precision.Precision | None = None  # the float64 oracle's findings (precision.py)
         self._last_out: list | None = None  # the judge's private copies of the last checked call's outputs
+        self._null_made = False  # the candidate process holds the empty calls' copy of the outputs (harness_bytes)
 
     def phase(self, name: str) -> None:
         if self.emit:
@@ -1146,7 +1147,7 @@ class Judge:
                                     f"loaded: {str(reply.get('message'))[:300]}", infra=True, fatal=True)
                 ts.append(ms)
                 if proc is self.cand:
-                    self._null_made = True  # that process now holds the copy of the outputs (harness_bytes)
+                    self._null_made = True
         key = id(proc)
         self.fastest_null[key] = min([*ts[3:], self.fastest_null.get(key, float("inf"))])
         return statistics.median(ts[3:])
@@ -1444,7 +1445,7 @@ class Judge:
         """What the harness holds in the candidate process before its code loads: the copy of the
         outputs that the empty calls return (``calibrate``), where the candidate has made them."""
         s = self.slots.get("check")
-        if not getattr(self, "_null_made", False) or s is None or self.cand is None or id(self.cand) not in s.bound:
+        if not self._null_made or s is None or self.cand is None or id(self.cand) not in s.bound:
             return 0
         return sum(b.tensor.nbytes for b in s.outs if b is not None)
 
