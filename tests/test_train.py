@@ -2,6 +2,7 @@
 a tiny random-init Qwen3 (configs/train/tiny-qwen-cpu.yaml) -> the adapter and the merged model
 through TransformersLLM -> resume from a checkpoint. Nothing is downloaded."""
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -298,6 +299,35 @@ def test_only_yaml_1_1_exponent_strings_become_numbers(tmp_path):
     f.write_text((CONFIG.read_text() + '  run_name: "2026"\n  hub_model_id: nan\n').replace("learning_rate: 2.0e-3", "learning_rate: 2e-3"))
     sft = load_config(f).sft
     assert sft["learning_rate"] == 2e-3 and sft["run_name"] == "2026" and sft["hub_model_id"] == "nan"
+
+
+def test_checkpointing_is_passed_under_the_name_this_transformers_has(tmp_path):
+    """Our default and older configs say gradient_checkpointing; transformers 5.25 renamed it to
+    activation_checkpointing (the old name warns, and goes in v6). The config is built without that
+    warning, checkpointing on, full fine-tuning's non-reentrant default kept, and a value given
+    under the new name wins over the default under the old one."""
+    import warnings
+
+    from trl import SFTConfig
+
+    from kernelmosaic.train.sft import build_sft_config, checkpointing_names
+
+    fields = {f.name for f in dataclasses.fields(SFTConfig)}
+    full = load_config(CONFIG, {"output_dir": str(tmp_path), "sft.gradient_checkpointing": True, "lora": None,
+                                            "merge": False})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        args = build_sft_config(full, packing=False, has_eval=False, device="cpu")
+    assert args.gradient_checkpointing is True
+    assert args.gradient_checkpointing_kwargs == {"use_reentrant": False}
+    if "activation_checkpointing" in fields:
+        assert args.activation_checkpointing is True
+        kw = {"gradient_checkpointing": True, "activation_checkpointing": False, "gradient_checkpointing_kwargs": {"a": 1}}
+        assert checkpointing_names(kw, fields) is True
+        assert kw == {"activation_checkpointing": False, "activation_checkpointing_kwargs": {"a": 1}}
+    kw = {"gradient_checkpointing": True}  # an older transformers: the old names stay
+    assert checkpointing_names(kw, fields - {"activation_checkpointing", "activation_checkpointing_kwargs"}) is False
+    assert kw == {"gradient_checkpointing": True}
 
 
 def test_unknown_sft_fields_are_refused_before_loading_anything(exports, tmp_path):

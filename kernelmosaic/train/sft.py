@@ -219,9 +219,31 @@ def build_sft_config(cfg: TrainConfig, *, packing: bool, has_eval: bool, device:
             except ImportError:
                 raise ConfigError("report_to tensorboard needs tensorboard: pip install tensorboard "
                                   "(or set sft.report_to: none)") from None
-    if cfg.lora is None and kw.get("gradient_checkpointing"):
-        kw.setdefault("gradient_checkpointing_kwargs", {"use_reentrant": False})
+    new_names = checkpointing_names(kw, {f.name for f in dataclasses.fields(SFTConfig)})
+    name = "activation_checkpointing" if new_names else "gradient_checkpointing"
+    if cfg.lora is None and kw.get(name):
+        kw.setdefault(name + "_kwargs", {"use_reentrant": False})
     return SFTConfig(**kw)
+
+
+# transformers 5.25 renamed TrainingArguments' gradient_checkpointing(_kwargs) to
+# activation_checkpointing(_kwargs): the old names still work there, with a FutureWarning, and go
+# in v6; 5.17 (the GPU image's) knows only the old ones. Our default, and configs written for an
+# older transformers, use the old names.
+_RENAMED = (("gradient_checkpointing", "activation_checkpointing"),
+            ("gradient_checkpointing_kwargs", "activation_checkpointing_kwargs"))
+
+
+def checkpointing_names(kw: dict[str, Any], fields: set[str]) -> bool:
+    """Move the old names in ``kw`` to the new ones where SFTConfig's ``fields`` have them (a value
+    given under the new name wins over the same setting under the old one: our default sets the
+    old). Returns whether this transformers has the new names."""
+    new_names = all(new in fields for _, new in _RENAMED)
+    if new_names:
+        for old, new in _RENAMED:
+            if old in kw:
+                kw.setdefault(new, kw.pop(old))
+    return new_names
 
 
 def _device(cfg: TrainConfig) -> str:
