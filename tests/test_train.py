@@ -314,7 +314,7 @@ def test_checkpointing_is_passed_under_the_name_this_transformers_has(tmp_path):
 
     fields = {f.name for f in dataclasses.fields(SFTConfig)}
     full = load_config(CONFIG, {"output_dir": str(tmp_path), "sft.gradient_checkpointing": True, "lora": None,
-                                            "merge": False})
+                                "merge": False})
     with warnings.catch_warnings():
         warnings.simplefilter("error", FutureWarning)
         args = build_sft_config(full, packing=False, has_eval=False, device="cpu")
