@@ -380,8 +380,10 @@ def test_serve_scripted_serves_the_replies_to_a_real_client(tmp_path):
 
     script = tmp_path / "replies.json"
     script.write_text(json.dumps({"*": ["first", "second"]}))
+    # started as a script's background job is (`cmd &`: SIGINT ignored), and still stopped by SIGINT
     p = subprocess.Popen([sys.executable, "-m", "kernelmosaic.cli", "serve-scripted", str(script), "--port", "0"],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         line = p.stdout.readline()
         assert "serving scripted replies at" in line, line + p.stderr.read()

@@ -205,7 +205,9 @@ def test_review_page_in_a_real_browser(task_set):
 def test_review_web_command_serves_until_interrupted(task_set):
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), "KMOSAIC_REVIEWER": "cli-user"}
     proc = subprocess.Popen([sys.executable, "-m", "kernelmosaic.cli", "tasks", "review", str(task_set.root), "--web",
-                             "--port", "0", "--no-open"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+                             "--port", "0", "--no-open"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            # as a script's background job starts (`cmd &`: SIGINT ignored); SIGINT still stops it
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         line = proc.stdout.readline()
         assert "Reviewing webtest as cli-user at http://127.0.0.1:" in line, line

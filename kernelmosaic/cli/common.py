@@ -24,6 +24,17 @@ USAGE_ERROR = 2
 INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped with Ctrl-C
 
 
+def ctrl_c_stops() -> None:
+    """Let Ctrl-C (SIGINT) raise KeyboardInterrupt in a command that serves until it is stopped.
+    A process started in the background by a non-interactive shell (`cmd &` in a script) inherits
+    SIGINT ignored, and Python then leaves it ignored, so `kill -INT` would not stop the server."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():  # signal handlers are the main thread's
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def fail(msg: str) -> NoReturn:
     """One line on stderr and exit 2. The message is printed as it is: rich markup would eat
     anything in brackets, such as the extra in ``pip install 'kernelmosaic[data]'``."""
