@@ -16,7 +16,7 @@ import sys
 import typer
 
 from . import ablate, data, episode, loop, publish, tasks, verify
-from .common import INTERRUPTED, err
+from .common import INTERRUPTED, ctrl_c_stops, err
 
 # rich_markup_mode=None: click's plain help, which wraps the help text but never truncates an
 # option's name (rich's panels cut names like --max-total-tokens at 80 columns)
@@ -40,6 +40,7 @@ ablate.register(app)  # kmosaic ablate
 
 
 def main() -> None:
+    ctrl_c_stops()
     try:
         app()
     except KeyboardInterrupt:

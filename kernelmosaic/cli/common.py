@@ -25,14 +25,13 @@ INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped wi
 
 
 def ctrl_c_stops() -> None:
-    """Let Ctrl-C (SIGINT) raise KeyboardInterrupt in a command that serves until it is stopped.
-    A process started in the background by a non-interactive shell (`cmd &` in a script) inherits
-    SIGINT ignored, and Python then leaves it ignored, so `kill -INT` would not stop the server."""
+    """Let Ctrl-C (SIGINT) raise KeyboardInterrupt, which ``main`` turns into exit 130, in every
+    command. A process started in the background by a non-interactive shell (`cmd &` in a script)
+    inherits SIGINT ignored, and Python then leaves it ignored: `kill -INT` would not stop a
+    server such as serve-scripted or tasks review --web."""
     import signal
-    import threading
 
-    if threading.current_thread() is threading.main_thread():  # signal handlers are the main thread's
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def fail(msg: str) -> NoReturn:

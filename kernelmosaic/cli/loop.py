@@ -18,7 +18,7 @@ from ..vocab import Policy, Protocol, StrEnum
 from .common import (INTERRUPTED, Adapter, ApiKey, BackendOpt, BaseUrl, CompileOpt, Concurrency, DeviceOpt, EnableThinking,
                      ExecutorKind, ExecutorOpt, ExtraBody, KernelBenchDir, LLMOptions, LoopOptions, MaxOptimize, MaxRepair, MaxTokens,
                      LanesPerGpu, MaxTotalTokens, MaxWall, Model, PolicyOpt, ProfileOpt, Provider, ProviderOpt, RayAddress,
-                     RequestTimeout, Retries, TaskSpec, Temperature, TimingOpt, TopP, Workers, ctrl_c_stops, err, fail, new_store,
+                     RequestTimeout, Retries, TaskSpec, Temperature, TimingOpt, TopP, Workers, err, fail, new_store,
                      lane_options, out, out_folder)
 from .progress import RunProgress, stop_on_ctrl_c
 from .verify import STYLE, task_error
@@ -367,7 +367,6 @@ def serve_scripted(
         srv = ScriptedServer(scripts, delay_s=delay, host=host, port=port)
     except OSError as e:
         fail(f"cannot listen on {host}:{port}: {e.strerror}")
-    ctrl_c_stops()
     with srv:
         # flushed at once: a script or test waiting for the URL reads this line
         print(f"serving scripted replies at {srv.base_url} (tasks: {', '.join(scripts)}); Ctrl-C stops", flush=True)

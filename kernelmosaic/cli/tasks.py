@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..task import TaskError
-from .common import ctrl_c_stops, fail, lane_options, missing_extra
+from .common import fail, lane_options, missing_extra
 
 out = Console(soft_wrap=True, emoji=False)
 err = Console(stderr=True, soft_wrap=True, emoji=False)
@@ -272,7 +272,6 @@ def register(app: typer.Typer) -> None:
                 _fail(f"cannot serve on 127.0.0.1:{port}: {e.strerror or e} (try --port 0)")
             out.print(f"Reviewing {ts.name} as [bold]{srv.app.who}[/] at {srv.url} (decisions go to {ts.root / 'review.jsonl'}); "
                       "Ctrl+C stops", highlight=False)
-            ctrl_c_stops()
             if open_browser:
                 import webbrowser
 
