@@ -606,6 +606,24 @@ def _cuda_context_broken(torch) -> bool:
         return True
 
 
+def warm_dispatch(torch, device: str):
+    """The first use of a dispatch mode imports Dynamo (1.2 s of a core on the CI machine): paid
+    before any phase's clock runs, here or, for processes forked from it, in the starter
+    (zygote.py, on the CPU). Returns the small tensor it used."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class _Warm(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types_, a=(), kw=None):
+            return func(*a, **(kw or {}))
+
+    x = torch.ones(8, device=device)
+    with _Warm():
+        torch.empty_like(x).copy_(x)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    return x
+
+
 def main() -> None:
     fd, device = int(sys.argv[1]), sys.argv[2]
     # the GPU's quiet lock and its turnstile (quiet.py), held shared around this start's GPU
@@ -638,11 +656,6 @@ def main() -> None:
         # pay lazy initialisation (dispatch modes, the profiler, CuPy) before any phase clock runs:
         # CUPTI's first start alone takes seconds. What needs no GPU comes first, outside the lock.
         from torch.utils import cpp_extension  # noqa: F401
-        from torch.utils._python_dispatch import TorchDispatchMode
-
-        class _Warm(TorchDispatchMode):
-            def __torch_dispatch__(self, func, types_, a=(), kw=None):
-                return func(*a, **(kw or {}))
 
         if device == "cuda":
             try:
@@ -670,11 +683,7 @@ def main() -> None:
                 torch.cuda.synchronize()
             parts["context_s"] = round(time.perf_counter() - t, 3)
         t = time.perf_counter()
-        x = torch.ones(8, device=device)
-        with _Warm():
-            torch.empty_like(x).copy_(x)
-        if device == "cuda":
-            torch.cuda.synchronize()
+        x = warm_dispatch(torch, device)
         parts["warm_s"] = round(time.perf_counter() - t, 3)
         if device == "cuda":
             from torch.profiler import ProfilerActivity, profile

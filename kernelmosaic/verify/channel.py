@@ -77,6 +77,10 @@ class Channel:
         """Candidate -> judge."""
         self._send(json.dumps(obj, default=str, allow_nan=True).encode())
 
+    def send_json_with_fds(self, obj, fds) -> None:
+        """The process starter -> judge (a pidfd beside a JSON message)."""
+        self._send(json.dumps(obj, default=str).encode(), fds)
+
     # -- receiving ----------------------------------------------------------------------------------
     def _fill(self, n: int, deadline: float | None, spin_until: float | None = None) -> None:
         while len(self._buf) < n:
@@ -131,6 +135,21 @@ class Channel:
         payload, fds = self._recv(timeout, MAX_REPLY, spin_s)
         for fd in fds:  # the candidate has no business sending descriptors
             os.close(fd)
+        return self._parse_json(payload)
+
+    def recv_json_with_fds(self, timeout: float | None = None) -> tuple[dict, list[int]]:
+        """Judge side, from the process starter (which runs no candidate code): a JSON message and
+        the descriptors sent beside it, which the caller then owns."""
+        payload, fds = self._recv(timeout, MAX_REPLY)
+        try:
+            return self._parse_json(payload), fds
+        except ProtocolError:
+            for fd in fds:
+                os.close(fd)
+            raise
+
+    @staticmethod
+    def _parse_json(payload: bytes) -> dict:
         try:
             msg = json.loads(payload)
         except (json.JSONDecodeError, UnicodeDecodeError) as e:

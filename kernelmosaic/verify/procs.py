@@ -17,7 +17,7 @@ import time
 import traceback
 from pathlib import Path
 
-from . import quiet, sandbox
+from . import quiet, sandbox, zygote
 from .builder import toolchain_paths
 from .channel import Channel, ChannelClosed, ChannelTimeout, ProtocolError
 from .pool import describe_exit
@@ -106,10 +106,12 @@ class CandidateProcess:
         self.skipped = dict(skip)
         self.proc = None
         self.ready: dict | None = None
+        self.started_by = "exec"  # or "starter": forked by the judge's process starter (zygote.py)
         self._start([layer for layer in sandbox.LAYERS if layer not in skip])
 
     def _start(self, want: list[str]) -> None:
         self.want = list(want)
+        self.started_by = "exec"
         self.spawned = time.monotonic()
         if any(self.workdir.iterdir()):
             # a restart (a layer the device refused): the next process gets a user id of its own
@@ -147,16 +149,34 @@ class CandidateProcess:
         lock = quiet.open_lock(path)
         turn = quiet.open_lock(quiet.turn_path(path)) if lock is not None else None
         locks = [fd for fd in (lock, turn) if fd is not None]
-        argv = [sys.executable, "-m", "kernelmosaic.verify.candidate", str(theirs.fileno()), self.device, *map(str, locks)]
         try:
-            self.proc = subprocess.Popen(
-                sandbox.command(cfg, argv), pass_fds=(theirs.fileno(), *locks), stdin=subprocess.DEVNULL,
-                stdout=self.log, stderr=subprocess.STDOUT, env=env, close_fds=True)
+            self.proc = self._forked(cfg, env, theirs.fileno(), locks)
+            if self.proc is None:
+                argv = [sys.executable, "-m", "kernelmosaic.verify.candidate", str(theirs.fileno()), self.device,
+                        *map(str, locks)]
+                self.proc = subprocess.Popen(
+                    sandbox.command(cfg, argv), pass_fds=(theirs.fileno(), *locks), stdin=subprocess.DEVNULL,
+                    stdout=self.log, stderr=subprocess.STDOUT, env=env, close_fds=True)
+                _oom_first(self.proc.pid)
         finally:
             for fd in locks:
                 os.close(fd)
-        theirs.close()
-        _oom_first(self.proc.pid)
+            theirs.close()
+
+    def _forked(self, cfg: sandbox.SandboxConfig, env: dict, channel_fd: int, locks: list[int]):
+        """The process forked by this judge's starter (zygote.py), which has torch imported
+        already; None where there is none (``KMOSAIC_ZYGOTE=0``, or it could not start here)."""
+        st = zygote.starter(self.device)
+        if st is None:
+            return None
+        try:
+            child = st.spawn(cfg.to_json(), env, self.role, self.device, channel_fd, self.log.fileno(), locks)
+        except zygote.StarterGone as e:
+            self.log.write(f"[judge] the process starter failed ({e}); starting a fresh interpreter\n".encode())
+            self.log.flush()
+            return None
+        self.started_by = "starter"
+        return child
 
     def wait_ready(self, timeout: float) -> dict:
         """The sandbox report; restarts once without a layer the device's driver cannot run under."""

@@ -90,6 +90,16 @@ def harden_judge() -> None:
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
+def set_dumpable() -> None:
+    """What executing a program does: a process forked from a hardened one (zygote.py) is made
+    dumpable again before its layers, which write its id maps through /proc/self."""
+    _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+
+
+def die_with_parent() -> None:
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
 # -- layers ----------------------------------------------------------------------------------------
 def _err(what: str) -> str:
     e = ctypes.get_errno()
@@ -450,19 +460,25 @@ def apply(cfg: SandboxConfig) -> dict[str, str]:
     return {k: report.get(k, "off") for k in LAYERS}
 
 
+def enter(cfg: SandboxConfig) -> dict[str, str]:
+    """Apply every layer, then move into the sandbox's folder; returns the report that the
+    program run in it passes on to its judge."""
+    try:
+        report = apply(cfg)
+    except Exception as e:  # noqa: BLE001 - a layer that breaks is reported, never fatal
+        report = {"error": f"{type(e).__name__}: {e}"}
+    os.chdir(cfg.workdir)
+    return report
+
+
 def main() -> None:
     if len(sys.argv) < 4 or sys.argv[2] != "--":
         print("usage: python -m kernelmosaic.verify.sandbox CONFIG_JSON -- PROGRAM ARGS...", file=sys.stderr)
         os._exit(2)
     cfg = SandboxConfig(**json.loads(sys.argv[1]))
     argv = sys.argv[3:]
-    try:
-        report = apply(cfg)
-    except Exception as e:  # noqa: BLE001 - a layer that breaks is reported, never fatal
-        report = {"error": f"{type(e).__name__}: {e}"}
     env = dict(os.environ)
-    env["KMOSAIC_SANDBOX"] = json.dumps(report)
-    os.chdir(cfg.workdir)
+    env["KMOSAIC_SANDBOX"] = json.dumps(enter(cfg))
     try:
         os.execve(argv[0], argv, env)
     except OSError as e:

@@ -51,7 +51,7 @@ def main() -> None:
 
     t0 = time.perf_counter()
     faulthandler.enable()  # on SIGSEGV/SIGBUS the Python stack goes to the log, which the verdict quotes
-    from . import procs, sandbox
+    from . import procs, sandbox, zygote
     from .pool import apply_cpu_env
 
     apply_cpu_env()
@@ -67,8 +67,16 @@ def main() -> None:
         while args.build_dir and len(warm) < min(max(1, args.warm), jobs_left):
             warm.append(procs.CandidateProcess(args.device, args.build_dir))
 
-    refill()
+    # with a process starter (zygote.py), which imports torch beside this process, candidate
+    # processes are forked once both imports are done; without one, each imports torch itself
+    # and starts first
+    starter = zygote.starter(args.device) if args.build_dir else None
+    if starter is None:
+        refill()
     import torch
+
+    if starter is not None:
+        refill()
 
     from . import judge, reference
     from .spec import JobSpec

@@ -1,0 +1,131 @@
+"""The process starter (kernelmosaic/verify/zygote.py): sandboxed processes forked from a judge's
+child that has imported torch, with the same layers and nothing of the starter within reach.
+
+The cheat here targets the starter itself: a candidate that found the starter's channel among
+its descriptors could ask it for a process without a sandbox. Its control is the same probe in a
+process executed the way it was before the starter.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from kernelmosaic.verify import Verifier, VerifyRequest, zygote
+from kernelmosaic.verify.pool import describe_exit
+from kernelmosaic.verify.procs import CandidateProcess
+from test_boundary import RELU, _cheat
+
+
+@pytest.fixture()
+def build(tmp_path):
+    b = tmp_path / "build"
+    b.mkdir()
+    return str(b)
+
+
+def _start(build: str) -> CandidateProcess:
+    p = CandidateProcess("cpu", build)
+    assert p.wait_ready(120)["event"] == "ready"
+    return p
+
+
+def test_a_forked_process_has_the_same_layers_as_an_executed_one_and_starts_without_importing(build, monkeypatch):
+    forked = _start(build)
+    monkeypatch.setenv("KMOSAIC_ZYGOTE", "0")
+    executed = _start(build)
+    try:
+        assert forked.started_by == "starter" and executed.started_by == "exec"
+        assert forked.ready["sandbox"] == executed.ready["sandbox"], (forked.ready["sandbox"], executed.ready["sandbox"])
+        # torch and Dynamo were imported by the starter, not by the forked process
+        parts = forked.ready["startup_parts"]
+        assert parts["import_s"] < 0.5 and parts["warm_s"] < 0.5, parts
+        assert executed.ready["startup_parts"]["import_s"] > parts["import_s"]
+    finally:
+        forked.close()
+        executed.close()
+
+
+def test_a_forked_process_is_killed_reaped_and_described_like_an_executed_one(build):
+    p = _start(build)
+    starter = zygote.starter("cpu")
+    try:
+        assert p.alive()
+        t = time.monotonic()
+        p.proc.kill()
+        rc = p.proc.wait(timeout=30)
+        assert time.monotonic() - t < 5  # the exit status comes as the starter reaps, not at a timeout
+        assert rc == -signal.SIGKILL or rc == 128 + signal.SIGKILL
+        assert "SIGKILL" in describe_exit(rc, "the candidate process")
+        assert not p.alive()
+        # the starter keeps serving
+        q = _start(build)
+        assert q.proc.starter is starter
+        q.close()
+    finally:
+        p.close()
+
+
+def test_a_dead_starter_takes_its_children_with_it_and_the_next_start_gets_a_new_one(build):
+    p = _start(build)
+    old = zygote.starter("cpu")
+    old.proc.kill()
+    old.proc.wait(timeout=30)
+    try:
+        p.proc.wait(timeout=30)  # PR_SET_PDEATHSIG: the child dies with its starter
+        assert not p.alive()
+        q = _start(build)
+        assert q.started_by == "starter" and q.proc.starter is not old
+        q.close()
+    finally:
+        p.close()
+
+
+def test_without_a_starter_every_process_executes_a_fresh_interpreter(build, monkeypatch):
+    monkeypatch.setenv("KMOSAIC_ZYGOTE", "0")
+    assert zygote.starter("cpu") is None
+    p = _start(build)
+    try:
+        assert p.started_by == "exec" and p.ready["startup_parts"]["import_s"] > 0.3
+    finally:
+        p.close()
+
+
+def test_the_default_forks_on_the_cpu_only(monkeypatch):
+    monkeypatch.delenv("KMOSAIC_ZYGOTE", raising=False)
+    assert zygote.enabled("cpu") and not zygote.enabled("cuda")
+    monkeypatch.setenv("KMOSAIC_ZYGOTE", "1")
+    assert zygote.enabled("cuda")
+    monkeypatch.setenv("KMOSAIC_ZYGOTE", "off")
+    assert not zygote.enabled("cpu")
+
+
+# the probe adds, to each output element, 1000 for every socket among its descriptors beyond its one
+# channel (the starter's channel to its judge would be one)
+_PROBE = r'''
+#include <sys/stat.h>
+static long extra;
+void attack(long n) {
+    int sockets = 0;
+    for (int fd = 0; fd < 4096; fd++) {
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)) sockets++;
+    }
+    extra = 1000L * (sockets - 1);
+    (void)n;
+}
+void add(float* y, long n) { for (long i = 0; i < n; ++i) y[i] += (float)extra; }
+'''
+
+
+@pytest.mark.parametrize("starter", ["1", "0"], ids=["forked", "executed"])
+def test_a_candidate_holds_no_descriptor_but_its_own_channel(tmp_path, monkeypatch, starter):
+    """The cheat's probe: more than one socket among a candidate's descriptors would be something
+    of its judge's or starter's within its reach. Correct only if it finds exactly its channel,
+    forked (the starter's channel closed before the sandbox) or executed (the control)."""
+    monkeypatch.setenv("KMOSAIC_ZYGOTE", starter)
+    with Verifier(device="cpu", workers=1, cache_dir=tmp_path / "cache") as v:
+        got = v.verify(VerifyRequest(candidate=_cheat(_PROBE, "lib.add(y, y.numel())"), task=RELU, backend="cpp"))
+    assert got.status == "correct", (got.status, got.error)
