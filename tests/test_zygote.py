@@ -48,6 +48,24 @@ def test_a_forked_process_has_the_same_layers_as_an_executed_one_and_starts_with
         executed.close()
 
 
+def test_the_judge_finds_a_forked_candidate_behind_its_launcher(build):
+    """With a PID namespace the forked launcher's child is the candidate, whose /proc/<pid>/maps the
+    judge reads for vendor libraries (libs.process_pid): its command line is the starter's, so it
+    is found by its namespace, not by name."""
+    from kernelmosaic.verify import libs
+
+    p = _start(build)
+    try:
+        pid = libs.process_pid(p)
+        assert pid is not None
+        if p.ready["sandbox"]["pidns"].startswith("on"):
+            assert pid != p.proc.pid and libs._pid_depth(pid) == libs._pid_depth(p.proc.pid) + 1
+        else:
+            assert pid == p.proc.pid
+    finally:
+        p.close()
+
+
 def test_a_forked_process_is_killed_reaped_and_described_like_an_executed_one(build):
     p = _start(build)
     starter = zygote.starter("cpu")

@@ -156,22 +156,35 @@ _VENDOR_LIB = re.compile(r"^lib(?:cublas|cublasLt|cudnn[A-Za-z0-9_]*|cufft|cuspa
 _GPU_VENDOR_LIB = re.compile(r"^lib(?:cublas|cublasLt|cudnn[A-Za-z0-9_]*)\.so")
 
 
+def _pid_depth(pid: int | str) -> int:
+    """How many PID namespaces deep ``pid`` is, as /proc sees it (0 where it cannot be read)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("NSpid:"):
+                return len(line.split()) - 1
+    except OSError:
+        pass
+    return 0
+
+
 def process_pid(proc) -> int | None:
     """The candidate's pid as this process sees it: the sandbox launcher's child when it made a
-    PID namespace (it forks once), else the launcher itself (it exec'd the candidate)."""
+    PID namespace (the launcher forks once, and the child is the first process of a namespace one
+    deeper), else the launcher itself (it exec'd the candidate, or was forked to be it)."""
     p = getattr(getattr(proc, "proc", None), "pid", None)
     if p is None:
         return None
     try:
+        kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
         launcher = b"kernelmosaic.verify.sandbox" in Path(f"/proc/{p}/cmdline").read_bytes()
     except OSError:
         return None
-    if not launcher:  # it exec'd the candidate (whose own children, such as ptxas, are not it)
+    depth = _pid_depth(p)
+    for k in kids:
+        if _pid_depth(k) > depth:
+            return int(k)
+    if not launcher:  # the candidate itself (whose own children, such as ptxas, are not it)
         return p
-    try:
-        kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
-    except OSError:
-        kids = []
     return int(kids[0]) if kids else None
 
 
