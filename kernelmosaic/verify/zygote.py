@@ -12,8 +12,9 @@ Why this keeps the boundary where it was:
 
 - **The starter runs no candidate or task code** and never initialises CUDA (a CUDA context does
   not survive a fork, and each child makes its own, as an executed process did). It holds nothing
-  of any job: no inputs, no reference, no verdict. What a child inherits is the starter's memory,
-  which is torch's import and the descriptors of the start it was made for.
+  of any job: no inputs, no reference, no verdict. What a child inherits is the starter's memory
+  (torch's import, and what may be left of earlier starts' requests: sandbox configurations and
+  environments) and the descriptors of the start it was made for.
 - **The child closes the starter's descriptors** (its channel to the judge, the signal pipe) before
   the sandbox is applied, so no candidate can ask the starter for an unsandboxed process.
   ``tests/test_zygote.py`` checks that a candidate's descriptors are its own, from C.
