@@ -111,6 +111,18 @@ def test_without_a_starter_every_process_executes_a_fresh_interpreter(build, mon
         p.close()
 
 
+def test_a_starter_that_cannot_start_leaves_processes_executed_and_is_not_tried_again(build, monkeypatch):
+    monkeypatch.setattr(zygote, "_STARTERS", {})
+    monkeypatch.setattr(zygote.Starter, "MODULE", "kernelmosaic.verify.no_such_starter")
+    p = _start(build)
+    try:
+        assert p.started_by == "exec"
+        assert "the process starter failed" in p.log_tail()
+        assert zygote.starter("cpu") is None  # broken before it was ever ready: not started again
+    finally:
+        p.close()
+
+
 def test_the_default_forks_on_the_cpu_only(monkeypatch):
     monkeypatch.delenv("KMOSAIC_ZYGOTE", raising=False)
     assert zygote.enabled("cpu") and not zygote.enabled("cuda")

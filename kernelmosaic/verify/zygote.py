@@ -111,12 +111,14 @@ LOST_STATUS = -int(signal.SIGKILL)
 class Starter:
     """The judge's end of one starter process (one per judge process and device)."""
 
+    MODULE = "kernelmosaic.verify.zygote"
+
     def __init__(self, device: str):
         self.device = device
         self.ch, theirs = Channel.pair()
         env = {k: v for k, v in os.environ.items() if not k.startswith("KMOSAIC_") or k == "KMOSAIC_LANDLOCK_DROP"}
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-        self.proc = subprocess.Popen([sys.executable, "-m", "kernelmosaic.verify.zygote", str(theirs.fileno()), device],
+        self.proc = subprocess.Popen([sys.executable, "-m", self.MODULE, str(theirs.fileno()), device],
                                      pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, close_fds=True)
         theirs.close()
         self.ready: dict | None = None
