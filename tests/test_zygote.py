@@ -19,6 +19,11 @@ from kernelmosaic.verify.procs import CandidateProcess
 from test_boundary import RELU, _cheat
 
 
+@pytest.fixture(autouse=True)
+def _default_starter(monkeypatch):
+    monkeypatch.delenv("KMOSAIC_ZYGOTE", raising=False)  # the default: the CPU forks
+
+
 @pytest.fixture()
 def build(tmp_path):
     b = tmp_path / "build"
