@@ -73,13 +73,9 @@ class Channel:
         """Judge -> candidate."""
         self._send(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), fds)
 
-    def send_json(self, obj) -> None:
-        """Candidate -> judge."""
-        self._send(json.dumps(obj, default=str, allow_nan=True).encode())
-
-    def send_json_with_fds(self, obj, fds) -> None:
-        """The process starter -> judge (a pidfd beside a JSON message)."""
-        self._send(json.dumps(obj, default=str).encode(), fds)
+    def send_json(self, obj, fds=()) -> None:
+        """Candidate -> judge (and the process starter -> judge, a pidfd beside its message)."""
+        self._send(json.dumps(obj, default=str, allow_nan=True).encode(), fds)
 
     # -- receiving ----------------------------------------------------------------------------------
     def _fill(self, n: int, deadline: float | None, spin_until: float | None = None) -> None:

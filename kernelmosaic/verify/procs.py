@@ -106,12 +106,10 @@ class CandidateProcess:
         self.skipped = dict(skip)
         self.proc = None
         self.ready: dict | None = None
-        self.started_by = "exec"  # or "starter": forked by the judge's process starter (zygote.py)
         self._start([layer for layer in sandbox.LAYERS if layer not in skip])
 
     def _start(self, want: list[str]) -> None:
         self.want = list(want)
-        self.started_by = "exec"
         self.spawned = time.monotonic()
         if any(self.workdir.iterdir()):
             # a restart (a layer the device refused): the next process gets a user id of its own
@@ -175,8 +173,12 @@ class CandidateProcess:
             self.log.write(f"[judge] the process starter failed ({e}); starting a fresh interpreter\n".encode())
             self.log.flush()
             return None
-        self.started_by = "starter"
         return child
+
+    @property
+    def started_by(self) -> str:
+        """"starter" when forked by the judge's process starter (zygote.py), else "exec"."""
+        return "starter" if isinstance(self.proc, zygote.Child) else "exec"
 
     def wait_ready(self, timeout: float) -> dict:
         """The sandbox report; restarts once without a layer the device's driver cannot run under."""

@@ -96,8 +96,8 @@ def set_dumpable() -> None:
     _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
 
 
-def die_with_parent() -> None:
-    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+def die_with_parent() -> bool:
+    return _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
 
 
 # -- layers ----------------------------------------------------------------------------------------
@@ -426,7 +426,7 @@ def apply(cfg: SandboxConfig) -> dict[str, str]:
         pid = os.fork()
         if pid:
             # the launcher: wait for the namespace's PID 1 and exit as it did
-            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            die_with_parent()
             while True:
                 try:
                     _, status = os.waitpid(pid, 0)
@@ -453,7 +453,7 @@ def apply(cfg: SandboxConfig) -> dict[str, str]:
         _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         nnp = _libc.prctl(39, 0, 0, 0, 0)
     report["no_new_privs"] = "on" if nnp == 1 else "off: refused"
-    if "pdeathsig" in cfg.want and _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+    if "pdeathsig" in cfg.want and die_with_parent():
         report["pdeathsig"] = "on"
     else:
         report["pdeathsig"] = "off"

@@ -285,10 +285,14 @@ def _reap(ch: Channel) -> None:
         ch.send_json({"event": "exit", "pid": pid, "returncode": os.waitstatus_to_exitcode(status)})
 
 
-def _fork_unsafe(torch, device: str) -> str | None:
+def _threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def _fork_unsafe(torch, imported_threads: int) -> str | None:
     """Why a fork of this process would not give a working child, or None: CUDA's driver must not
-    be loaded (a context, or even cuInit, does not survive a fork), nor OpenMP's threads made
-    (libgomp's pool hangs in a forked child)."""
+    be loaded (a context, or even cuInit, does not survive a fork), nor threads made by running
+    torch (OpenMP's pool hangs in a forked child) beyond the ones its libraries start as they load."""
     if torch.cuda.is_initialized():
         return "torch initialised CUDA"
     try:
@@ -298,9 +302,9 @@ def _fork_unsafe(torch, device: str) -> str | None:
         return "cannot read /proc/self/maps"
     if "libcuda.so" in maps:
         return "CUDA's driver library is loaded"
-    threads = len(os.listdir("/proc/self/task"))
-    if threads > 2:  # the main thread, and OpenBLAS's one (fork-safe: it has its own handlers)
-        return f"{threads} threads"
+    threads = _threads()
+    if threads > imported_threads:
+        return f"{threads - imported_threads} threads started by the warm-up"
     return None
 
 
@@ -318,8 +322,9 @@ def main() -> None:
     import torch
     from torch.utils import cpp_extension  # noqa: F401 - what every candidate's start imports
 
+    imported_threads = _threads()  # OpenBLAS's pool, started as numpy loads (fork-safe: it has its own handlers)
     candidate.warm_dispatch(torch, "cpu")  # on the CPU whatever the device: no CUDA here
-    why = _fork_unsafe(torch, device)
+    why = _fork_unsafe(torch, imported_threads)
     if why:
         print(f"the process starter cannot fork safely: {why}", file=sys.stderr)
         os._exit(2)
@@ -360,7 +365,7 @@ def main() -> None:
             # opened before this process could reap the child: it can only ever name that child
             pidfd = os.pidfd_open(pid)
             try:
-                ch.send_json_with_fds({"event": "spawned", "pid": pid}, [pidfd])
+                ch.send_json({"event": "spawned", "pid": pid}, fds=[pidfd])
             finally:
                 os.close(pidfd)
     except ChannelClosed:
