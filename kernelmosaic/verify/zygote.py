@@ -209,8 +209,11 @@ def starter(device: str) -> Starter | None:
     if not enabled(device):
         return None
     s = _STARTERS.get(device)
-    if s is not None and s.broken and s.ready is None:
-        return None  # it could not start here: every start of this process executes a fresh interpreter
+    if s is not None and s.broken:
+        # it could not start here, or failed a start (a kernel without pidfd_open, say): every
+        # later start of this process executes a fresh interpreter rather than try it again.
+        # A starter that died between starts (killed, out of memory) is replaced below
+        return None
     if s is None or not s.alive():
         s = _STARTERS[device] = Starter(device)
     return s
