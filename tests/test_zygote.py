@@ -137,6 +137,41 @@ def test_the_default_forks_on_the_cpu_only(monkeypatch):
     assert not zygote.enabled("cpu")
 
 
+def test_a_mistyped_setting_is_refused_where_it_is_given(monkeypatch):
+    """Not taken as unset: the pool refuses it before any worker starts, the CLI in one line."""
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("KMOSAIC_ZYGOTE", "fork")
+    with pytest.raises(ValueError, match="KMOSAIC_ZYGOTE must be 1 .* not 'fork'"):
+        Verifier(device="cpu", workers=1, prewarm=False)
+    r = subprocess.run([sys.executable, "-m", "kernelmosaic.cli", "--help"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "error: KMOSAIC_ZYGOTE must be 1" in r.stderr
+
+
+def test_the_starter_refuses_to_fork_once_threads_run():
+    """``_fork_unsafe`` counts threads against those the imports left (OpenBLAS's pool, which
+    grows with the cores): none more, it forks; a pool torch's OpenMP started by running, not."""
+    import subprocess
+    import sys
+
+    code = (
+        "import torch\n"
+        "from kernelmosaic.verify import zygote\n"
+        "n = zygote._threads()\n"
+        "print(zygote._fork_unsafe(torch, n))\n"
+        "torch.set_num_threads(2)\n"
+        "x = torch.rand(512, 512); (x @ x).sum()\n"
+        "print(zygote._fork_unsafe(torch, n))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    before, after = r.stdout.split("\n")[:2]
+    assert before == "None"
+    assert after.endswith("thread(s) started since the imports"), after
+
+
 # the probe adds, to each output element, 1000 for every socket among its descriptors beyond its one
 # channel (the starter's channel to its judge would be one)
 _PROBE = r'''
@@ -164,3 +199,6 @@ def test_a_candidate_holds_no_descriptor_but_its_own_channel(tmp_path, monkeypat
     with Verifier(device="cpu", workers=1, cache_dir=tmp_path / "cache") as v:
         got = v.verify(VerifyRequest(candidate=_cheat(_PROBE, "lib.add(y, y.numel())"), task=RELU, backend="cpp"))
     assert got.status == "correct", (got.status, got.error)
+    # the verdict says which way its candidate started
+    assert got.isolation.processes.endswith("forked by the judge's process starter, which holds no job's data"
+                                            if starter == "1" else "started as a fresh interpreter"), got.isolation

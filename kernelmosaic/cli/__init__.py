@@ -16,7 +16,7 @@ import sys
 import typer
 
 from . import ablate, data, episode, loop, publish, tasks, verify
-from .common import INTERRUPTED, ctrl_c_stops, err
+from .common import INTERRUPTED, USAGE_ERROR, ctrl_c_stops, err
 
 # rich_markup_mode=None: click's plain help, which wraps the help text but never truncates an
 # option's name (rich's panels cut names like --max-total-tokens at 80 columns)
@@ -41,6 +41,14 @@ ablate.register(app)  # kmosaic ablate
 
 def main() -> None:
     ctrl_c_stops()
+    from ..verify import zygote
+
+    try:
+        zygote.setting()  # a mistyped KMOSAIC_ZYGOTE: one line now, not a traceback when a verifier starts
+    except ValueError as e:
+        err.print("[bold red]error:[/] ", end="")
+        err.print(str(e), markup=False, highlight=False)
+        sys.exit(USAGE_ERROR)
     try:
         app()
     except KeyboardInterrupt:

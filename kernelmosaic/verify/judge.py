@@ -587,7 +587,10 @@ class Judge:
             self.diag_setup["candidate_age_at_start_s"] = round(age, 3)
             self.diag_setup["candidate_startup_s"] = ready.get("startup_s")
             self.diag_setup.update({f"candidate_{k}": v for k, v in (ready.get("startup_parts") or {}).items()})
-        self.isolation = {"layers": ready["sandbox"], "processes": "judge and candidate in separate processes"}
+        # how the process came to be is part of what stood between it and the judge (zygote.py)
+        how = {"starter": "forked by the judge's process starter, which holds no job's data",
+               "exec": "started as a fresh interpreter"}[self.cand.started_by]
+        self.isolation = {"layers": ready["sandbox"], "processes": f"judge and candidate in separate processes; the candidate {how}"}
         # what it has mapped before any candidate code is loaded (libs.py, read by the judge)
         self.libs_before = libs.mapped_files(libs.process_pid(self.cand))
 

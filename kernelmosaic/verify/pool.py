@@ -538,6 +538,9 @@ class WorkerPool:
         spares: int | None = None,
         build_dir: str | None = None,
     ):
+        from . import zygote
+
+        zygote.setting()  # a bad KMOSAIC_ZYGOTE is the caller's ValueError, not every worker's
         self.device = device
         self.cpu_split: tuple[list[list[int]], list[int]] | None = None
         self.gates: dict[str, GpuGate] = {}

@@ -50,14 +50,28 @@ from .channel import Channel, ChannelClosed, ChannelTimeout, ProtocolError
 READY_TIMEOUT_S = 240.0  # torch's import on a loaded machine; the judge's own start allows the same
 
 
+_ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def setting() -> bool | None:
+    """``KMOSAIC_ZYGOTE`` read: True (fork everywhere), False (nowhere) or None (unset: the
+    default). Any other value is a ValueError that names it: a typo must not silently pick the
+    default (the pool checks it as it starts, before any worker reads it)."""
+    v = os.environ.get("KMOSAIC_ZYGOTE", "").strip().lower()
+    if v in _ON or v in _OFF:
+        return v in _ON
+    if v:
+        raise ValueError(f"KMOSAIC_ZYGOTE must be 1 (fork every candidate process from a starter), 0 (start each "
+                         f"with a fresh interpreter) or unset (the CPU forks), not {os.environ['KMOSAIC_ZYGOTE']!r}")
+    return None
+
+
 def enabled(device: str) -> bool:
     """``KMOSAIC_ZYGOTE``: 1 for every device, 0 for none; unset, the CPU only. A GPU's processes
     start from a fresh interpreter until a GPU run shows forked ones start and verdicts hold
     there (CUDA's driver is not fork-safe, and the checks in ``_fork_unsafe`` are read on the CPU)."""
-    v = os.environ.get("KMOSAIC_ZYGOTE", "").strip().lower()
-    if v in ("0", "false", "no", "off"):
-        return False
-    return v in ("1", "true", "yes", "on") or device == "cpu"
+    given = setting()
+    return device == "cpu" if given is None else given
 
 
 class StarterGone(Exception):
@@ -307,7 +321,7 @@ def _fork_unsafe(torch, imported_threads: int) -> str | None:
         return "CUDA's driver library is loaded"
     threads = _threads()
     if threads > imported_threads:
-        return f"{threads - imported_threads} threads started by the warm-up"
+        return f"{threads - imported_threads} thread(s) started since the imports"
     return None
 
 
