@@ -21,7 +21,7 @@ from test_boundary import RELU, _cheat
 
 @pytest.fixture(autouse=True)
 def _default_starter(monkeypatch):
-    monkeypatch.delenv("KMOSAIC_ZYGOTE", raising=False)  # the default: the CPU forks
+    monkeypatch.delenv("KMOSAIC_ZYGOTE", raising=False)  # the default: forked
 
 
 @pytest.fixture()
@@ -128,11 +128,11 @@ def test_a_starter_that_cannot_start_leaves_processes_executed_and_is_not_tried_
         p.close()
 
 
-def test_the_default_forks_on_the_cpu_only(monkeypatch):
+def test_the_default_forks_on_every_device(monkeypatch):
     monkeypatch.delenv("KMOSAIC_ZYGOTE", raising=False)
-    assert zygote.enabled("cpu") and not zygote.enabled("cuda")
-    monkeypatch.setenv("KMOSAIC_ZYGOTE", "1")
-    assert zygote.enabled("cuda")
+    assert zygote.enabled("cpu") and zygote.enabled("cuda")
+    monkeypatch.setenv("KMOSAIC_ZYGOTE", "0")
+    assert not zygote.enabled("cuda")
     monkeypatch.setenv("KMOSAIC_ZYGOTE", "off")
     assert not zygote.enabled("cpu")
 

@@ -11,7 +11,8 @@ the GPU's quiet locks); the starter forks, and the child applies the same layers
 Why this keeps the boundary where it was:
 
 - **The starter runs no candidate or task code** and never initialises CUDA (a CUDA context does
-  not survive a fork, and each child makes its own, as an executed process did). It holds nothing
+  not survive a fork, and each child makes its own, as an executed process did). It checks before
+  it reports ready: no CUDA device file open, no thread beyond those its imports started. It holds nothing
   of any job: no inputs, no reference, no verdict. What a child inherits is the starter's memory
   (torch's import, and what may be left of earlier starts' requests: sandbox configurations and
   environments) and the descriptors of the start it was made for.
@@ -30,8 +31,7 @@ children of one starter share its address-space layout and Python's hash seed, a
 modules are the ones the starter imported (from the same files).
 
 ``KMOSAIC_ZYGOTE=0`` starts every process with a fresh interpreter instead (the way before, kept
-for comparison and as the fallback when a starter cannot be started); ``enabled`` says which
-devices use a starter by default.
+for comparison and as the fallback when a starter cannot be started or cannot fork safely).
 """
 
 from __future__ import annotations
@@ -62,16 +62,18 @@ def setting() -> bool | None:
         return v in _ON
     if v:
         raise ValueError(f"KMOSAIC_ZYGOTE must be 1 (fork every candidate process from a starter), 0 (start each "
-                         f"with a fresh interpreter) or unset (the CPU forks), not {os.environ['KMOSAIC_ZYGOTE']!r}")
+                         f"with a fresh interpreter) or unset (the same as 1), not {os.environ['KMOSAIC_ZYGOTE']!r}")
     return None
 
 
 def enabled(device: str) -> bool:
-    """``KMOSAIC_ZYGOTE``: 1 for every device, 0 for none; unset, the CPU only. A GPU's processes
-    start from a fresh interpreter until a GPU run shows forked ones start and verdicts hold
-    there (CUDA's driver is not fork-safe, and the checks in ``_fork_unsafe`` are read on the CPU)."""
+    """``KMOSAIC_ZYGOTE``: 1 (or unset) for every device, 0 for none. On a GPU, forked processes
+    were first run on an H100 (``results/2026-12-07-h100``): the GPU adversarial suite, every cheat
+    and control under both policies, gave the same verdicts forked as executed. CUDA's driver is
+    not fork-safe, so a starter that finds it initialised refuses to start (``_fork_unsafe``) and
+    every process is executed instead."""
     given = setting()
-    return device == "cpu" if given is None else given
+    return True if given is None else given
 
 
 class StarterGone(Exception):
@@ -306,19 +308,28 @@ def _threads() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
+def _open_devices() -> list[str]:
+    out = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            out.append(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            pass  # the listing's own descriptor, closed by now
+    return out
+
+
 def _fork_unsafe(torch, imported_threads: int) -> str | None:
     """Why a fork of this process would not give a working child, or None: CUDA's driver must not
-    be loaded (a context, or even cuInit, does not survive a fork), nor threads made by running
-    torch (OpenMP's pool hangs in a forked child) beyond the ones its libraries start as they load."""
+    be initialised (a context, or even cuInit, does not survive a fork), nor threads made by running
+    torch (OpenMP's pool hangs in a forked child) beyond the ones its libraries start as they load.
+    A CUDA build of torch maps libcuda.so as it is imported (seen on the H100 with torch 2.11+cu130)
+    without initialising it: the driver's state starts at cuInit, which opens the GPU's device
+    files and starts threads of its own, and that is what is checked."""
     if torch.cuda.is_initialized():
         return "torch initialised CUDA"
-    try:
-        with open("/proc/self/maps") as f:
-            maps = f.read()
-    except OSError:
-        return "cannot read /proc/self/maps"
-    if "libcuda.so" in maps:
-        return "CUDA's driver library is loaded"
+    nvidia = [d for d in _open_devices() if d.startswith("/dev/nvidia")]
+    if nvidia:
+        return f"CUDA's driver has the GPU open ({', '.join(sorted(set(nvidia)))})"
     threads = _threads()
     if threads > imported_threads:
         return f"{threads - imported_threads} thread(s) started since the imports"
@@ -337,7 +348,12 @@ def main() -> None:
     if device != "cuda":
         candidate.keep_freed_memory()  # before torch allocates anything, as the candidate does
     import torch
-    from torch.utils import cpp_extension  # noqa: F401 - what every candidate's start imports
+
+    if device != "cuda":
+        # what every candidate's start imports. Not on a GPU: importing it asks whether CUDA is
+        # available, which initialises the driver (seen on the H100: /dev/nvidia* open, a thread),
+        # and a driver does not survive a fork. A forked child imports it itself
+        from torch.utils import cpp_extension  # noqa: F401
 
     imported_threads = _threads()  # OpenBLAS's pool, started as numpy loads (fork-safe: it has its own handlers)
     candidate.warm_dispatch(torch, "cpu")  # on the CPU whatever the device: no CUDA here
