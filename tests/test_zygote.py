@@ -150,6 +150,22 @@ def test_a_mistyped_setting_is_refused_where_it_is_given(monkeypatch):
     assert "error: KMOSAIC_ZYGOTE must be 1" in r.stderr
 
 
+def test_the_starter_refuses_to_fork_once_the_driver_has_the_gpu_open(monkeypatch):
+    """cuInit opens the GPU's device files; a CUDA build of torch maps libcuda.so as it is imported
+    without doing so (results/2026-12-07-h100), so the files are what is checked. Read from this
+    process's own descriptors: here, a stand-in path among them."""
+    from types import SimpleNamespace
+
+    torch = SimpleNamespace(cuda=SimpleNamespace(is_initialized=lambda: False))  # this process's own may have CUDA up
+    with open("/dev/null") as f:
+        assert "/dev/null" in zygote._open_devices(), f
+    threads = zygote._threads()
+    monkeypatch.setattr(zygote, "_open_devices", lambda: ["/dev/null", "pipe:[1]"])
+    assert zygote._fork_unsafe(torch, threads) is None
+    monkeypatch.setattr(zygote, "_open_devices", lambda: ["/dev/null", "/dev/nvidiactl", "/dev/nvidia0", "/dev/nvidia0"])
+    assert zygote._fork_unsafe(torch, threads) == "CUDA's driver has the GPU open (/dev/nvidia0, /dev/nvidiactl)"
+
+
 def test_the_starter_refuses_to_fork_once_threads_run():
     """``_fork_unsafe`` counts threads against those the imports left (OpenBLAS's pool, which
     grows with the cores): none more, it forks; a pool torch's OpenMP started by running, not."""
