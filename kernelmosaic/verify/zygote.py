@@ -66,8 +66,8 @@ def setting() -> bool | None:
     return None
 
 
-def enabled(device: str) -> bool:
-    """``KMOSAIC_ZYGOTE``: 1 (or unset) for every device, 0 for none. On a GPU, forked processes
+def enabled() -> bool:
+    """``KMOSAIC_ZYGOTE``: 1 (or unset) forks on every device, 0 on none. On a GPU, forked processes
     were first run on an H100 (``results/2026-12-07-h100``): the GPU adversarial suite, every cheat
     and control under both policies, gave the same verdicts forked as executed. CUDA's driver is
     not fork-safe, so a starter that finds it initialised refuses to start (``_fork_unsafe``) and
@@ -222,7 +222,7 @@ _STARTERS: dict[str, Starter] = {}
 
 def starter(device: str) -> Starter | None:
     """This process's starter for ``device``, started on first use; None when disabled."""
-    if not enabled(device):
+    if not enabled():
         return None
     s = _STARTERS.get(device)
     if s is not None and s.broken:
