@@ -381,6 +381,24 @@ def test_the_binding_header_is_precompiled_stored_by_the_judge_and_checked(tmp_p
     assert listing7["made"] and publish_pch(again, root) is True and stored_pch_ok(entry)
 
 
+def test_sandboxed_processes_start_without_credentials(monkeypatch):
+    """What candidate, reference and starter processes start from (child_env) and what builds
+    start from (without_credentials): no variable named like a credential, in any case; a build
+    keeps the verifier's settings, a candidate only the landlock switch. The probe that reads them
+    from C is tests/test_zygote.py's."""
+    from kernelmosaic.verify import sandbox
+
+    for k, v in {"OPENAI_API_KEY": "sk-1", "HF_TOKEN": "hf-1", "aws_secret_access_key": "a", "PGPASSWORD": "p",
+                 "GOOGLE_APPLICATION_CREDENTIALS": "/c.json", "KMOSAIC_CPUS": "0", "KMOSAIC_LANDLOCK_DROP": "",
+                 "CUDA_VISIBLE_DEVICES": "0"}.items():
+        monkeypatch.setenv(k, v)
+    secret = {"OPENAI_API_KEY", "HF_TOKEN", "aws_secret_access_key", "PGPASSWORD", "GOOGLE_APPLICATION_CREDENTIALS"}
+    build, child = sandbox.without_credentials(os.environ), sandbox.child_env()
+    assert not secret & set(build) and not secret & set(child)
+    assert build["KMOSAIC_CPUS"] == "0" and "KMOSAIC_CPUS" not in child and "KMOSAIC_LANDLOCK_DROP" in child
+    assert child["CUDA_VISIBLE_DEVICES"] == "0" and child["PATH"] == os.environ["PATH"]
+
+
 def test_a_polling_receive_gets_every_message_whole(tmp_path):
     """TimingConfig.spin_wait's channel: a receive that polls takes a message sent while it polls
     and one sent after it gave up polling (then it waits asleep), each whole, with the descriptor

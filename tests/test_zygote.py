@@ -189,7 +189,9 @@ def test_the_starter_refuses_to_fork_once_threads_run():
 
 
 # the probe adds, to each output element, 1000 for every socket among its descriptors beyond its one
-# channel (the starter's channel to its judge would be one)
+# channel (the starter's channel to its judge would be one), and 100000 where it can read the
+# credential the test puts in the judge's environment, by getenv or in /proc/self/environ (a forked
+# process's shows its starter's first environment)
 _PROBE = r'''
 #include <sys/stat.h>
 static long extra;
@@ -200,6 +202,16 @@ void attack(long n) {
         if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode)) sockets++;
     }
     extra = 1000L * (sockets - 1);
+    int seen = getenv("PROBE_API_KEY") != NULL;
+    char buf[1 << 16];
+    int f = open("/proc/self/environ", O_RDONLY);
+    if (f >= 0) {
+        long got = read(f, buf, sizeof buf - 1);
+        close(f);
+        for (long i = 0; i + 13 <= got; i++)
+            if (memcmp(buf + i, "PROBE_API_KEY", 13) == 0) seen = 1;
+    }
+    extra += 100000L * seen;
     (void)n;
 }
 void add(float* y, long n) { for (long i = 0; i < n; ++i) y[i] += (float)extra; }
@@ -207,11 +219,14 @@ void add(float* y, long n) { for (long i = 0; i < n; ++i) y[i] += (float)extra; 
 
 
 @pytest.mark.parametrize("starter", ["1", "0"], ids=["forked", "executed"])
-def test_a_candidate_holds_no_descriptor_but_its_own_channel(tmp_path, monkeypatch, starter):
+def test_a_candidate_holds_no_descriptor_but_its_own_channel_and_no_credential(tmp_path, monkeypatch, starter):
     """The cheat's probe: more than one socket among a candidate's descriptors would be something
-    of its judge's or starter's within its reach. Correct only if it finds exactly its channel,
-    forked (the starter's channel closed before the sandbox) or executed (the control)."""
+    of its judge's or starter's within its reach, and an API key in the judge's environment one of
+    the user's. Correct only if it finds exactly its channel and no key, forked (the starter's
+    channel closed before the sandbox, the starter started without the key) or executed (the
+    control)."""
     monkeypatch.setenv("KMOSAIC_ZYGOTE", starter)
+    monkeypatch.setenv("PROBE_API_KEY", "sk-probe-not-a-real-key")
     with Verifier(device="cpu", workers=1, cache_dir=tmp_path / "cache") as v:
         got = v.verify(VerifyRequest(candidate=_cheat(_PROBE, "lib.add(y, y.numel())"), task=RELU, backend="cpp"))
     assert got.status == "correct", (got.status, got.error)

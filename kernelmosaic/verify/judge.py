@@ -400,7 +400,7 @@ class Judge:
                         (staging / builder.PCH_CLAIM_FILE).write_text(claim.name)
                 cfg = sandbox.SandboxConfig(workdir=str(staging), execute=toolchain_paths(), devices=False,
                                             readonly=protected_paths(self.spec.build_dir, staging))
-                env = dict(os.environ, HOME=str(staging), TMPDIR=str(staging),
+                env = dict(sandbox.without_credentials(os.environ), HOME=str(staging), TMPDIR=str(staging),
                            PATH=private_path(staging / ".bin") + os.pathsep + str(Path(sys.executable).parent))
                 log = staging / "builder.log"
                 with open(log, "wb") as lf:

@@ -130,10 +130,7 @@ class CandidateProcess:
         else:
             cfg = sandbox.SandboxConfig(workdir=str(self.workdir), readonly=protected_paths(self.build_dir, self.workdir),
                                         execute=_candidate_exec_paths(), want=want)
-        env = dict(os.environ)
-        for k in list(env):
-            if k.startswith("KMOSAIC_") and k not in ("KMOSAIC_LANDLOCK_DROP",):
-                env.pop(k)
+        env = sandbox.child_env()
         w = str(self.workdir)
         # every cache a candidate's libraries write goes to its private folder
         env.update(HOME=w, TMPDIR=w, XDG_CACHE_HOME=w + "/.cache", CUPY_CACHE_DIR=w + "/cupy",

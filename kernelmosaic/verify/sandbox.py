@@ -39,11 +39,13 @@ import errno
 import json
 import os
 import platform
+import re
 import resource
 import signal
 import stat
 import struct
 import sys
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -82,6 +84,27 @@ class SandboxConfig:
 def command(cfg: SandboxConfig, argv: list[str]) -> list[str]:
     """The argv that runs ``argv`` inside the sandbox described by ``cfg``."""
     return [sys.executable, "-m", "kernelmosaic.verify.sandbox", cfg.to_json(), "--", *argv]
+
+
+# variables of the judge's environment that name a credential: the user's shell that runs
+# `kmosaic generate` holds its endpoint's API key, and a sandboxed process could read it (getenv,
+# /proc/self/environ, even `#include` in a build) and put it into a log or an output that feedback,
+# and so a dataset, quotes
+_CREDENTIAL = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE", re.IGNORECASE)
+
+
+def without_credentials(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` less every variable whose name looks like a credential's: what any sandboxed
+    process (candidate, reference, build) is started with."""
+    return {k: v for k, v in env.items() if not _CREDENTIAL.search(k)}
+
+
+def child_env() -> dict[str, str]:
+    """The environment a candidate or reference process (and the starter that forks them) starts
+    from: this process's, less credentials and the verifier's own settings (``KMOSAIC_*``; the
+    landlock switch stays, as it says which layer the machine refuses)."""
+    return {k: v for k, v in without_credentials(os.environ).items()
+            if not k.startswith("KMOSAIC_") or k == "KMOSAIC_LANDLOCK_DROP"}
 
 
 def harden_judge() -> None:

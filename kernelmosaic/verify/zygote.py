@@ -45,6 +45,7 @@ import subprocess
 import sys
 import time
 
+from . import sandbox
 from .channel import Channel, ChannelClosed, ChannelTimeout, ProtocolError
 
 READY_TIMEOUT_S = 240.0  # torch's import on a loaded machine; the judge's own start allows the same
@@ -132,8 +133,9 @@ class Starter:
     def __init__(self, device: str):
         self.device = device
         self.ch, theirs = Channel.pair()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("KMOSAIC_") or k == "KMOSAIC_LANDLOCK_DROP"}
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # what its children would have been started with: a forked child's /proc/self/environ is
+        # this process's first environment
+        env = dict(sandbox.child_env(), PYTHONDONTWRITEBYTECODE="1")
         self.proc = subprocess.Popen([sys.executable, "-m", self.MODULE, str(theirs.fileno()), device],
                                      pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, close_fds=True)
         theirs.close()
@@ -244,8 +246,6 @@ def _child(msg: dict, fds: list[int], own: list[int]) -> None:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         for fd in own:  # the starter's channel and signal pipe: never within a candidate's reach
             os.close(fd)
-        from . import sandbox
-
         # as an executed program would be: dumpable (a user namespace's id maps are written
         # through /proc/self), and the OOM killer's first choice (procs._oom_first)
         sandbox.set_dumpable()
@@ -339,8 +339,6 @@ def _fork_unsafe(torch, imported_threads: int) -> str | None:
 def main() -> None:
     fd, device = int(sys.argv[1]), sys.argv[2]
     t0 = time.perf_counter()
-    from . import sandbox
-
     sandbox.harden_judge()  # not dumpable: no process of the same user opens its descriptors
     sandbox.die_with_parent()
     from . import candidate
