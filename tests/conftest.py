@@ -1,4 +1,7 @@
+import contextlib
+import fcntl
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -6,6 +9,31 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 KERNELBENCH = Path(os.environ.get("KERNELBENCH_DIR") or ROOT.parent / "shared" / "kernelbench")
+
+
+@contextlib.contextmanager
+def _machine_share(alone: bool):
+    """With several test processes (the README's ``pytest -n 2``), a test marked ``alone`` measures
+    the whole machine's load (programs other than the verifier) and must not count the other test
+    process as one: it holds this run's lock exclusively, every other test holds it shared. One
+    process: nothing to share."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not run:
+        yield
+        return
+    with open(os.path.join(tempfile.gettempdir(), f"kmosaic-tests-{run}.lock"), "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    # around setup too: a module's fixtures (baselines, builds) load the machine as they are made
+    with _machine_share(item.get_closest_marker("alone") is not None):
+        yield
 
 
 def count_turns(db) -> int:

@@ -165,6 +165,7 @@ def _kill(pid: int) -> None:
         pass
 
 
+@pytest.mark.alone
 def test_foreign_load_is_told_from_the_verifiers_own():
     """quiet.conditions counts CPU time of programs outside the given process tree: a spinning
     child of ours is ours, a spinning program elsewhere is foreign."""
@@ -204,6 +205,7 @@ def test_foreign_load_is_told_from_the_verifiers_own():
     assert ours["foreign_cores"] <= theirs["foreign_cores"] - 0.5, tries
 
 
+@pytest.mark.alone
 def test_a_baseline_timed_while_another_program_runs_is_not_cached(tmp_path):
     """Issue 15, item 8: a baseline timed while a program other than the verifier kept a core
     busy carries that load (``foreign_cores``), is reported but not cached, and says so; the same
