@@ -217,10 +217,11 @@ def _broken(src: str) -> str:
     return src.replace("__global__", "__global__ km_no_such_type", 1)
 
 
-def throughput_cases(kb_dir: Path, limit: int | None) -> list[dict]:
+def throughput_cases(kb_dir: Path, limit: int | None, only: set[str] | None = None) -> list[dict]:
     """At least 40 nvrtc candidates over the gold kernels' L1/L2 tasks: each gold kernel twice
     (an agent resubmits), a wrong-output and a compile-error variant of each, and the bad kernels
-    of the manifest (but the hang, which would only measure its timeout)."""
+    of the manifest (but the hang, which would only measure its timeout). ``only``: those tasks'
+    cases alone (a diagnosis of one task, not the benchmark's set)."""
     manifest = json.loads((KERNELS / "manifest.json").read_text())
     out = []
     for g in manifest["gold"][: limit or None]:
@@ -234,6 +235,11 @@ def throughput_cases(kb_dir: Path, limit: int | None) -> list[dict]:
         if b["backend"] == "nvrtc" and b["expect"] != "timeout":
             out.append({"task": b["task"], "task_src": (kb_dir / b["file"]).read_text(), "task_file": str(kb_dir / b["file"]),
                         "kind": "bad:" + Path(b["path"]).stem, "src": (KERNELS / b["path"]).read_text(), "want": (b["expect"],)})
+    if only:
+        missing = only - {c["task"] for c in out}
+        if missing:
+            raise SystemExit(f"--tasks: no throughput case is on {', '.join(sorted(missing))}")
+        out = [c for c in out if c["task"] in only]
     return out
 
 
@@ -400,6 +406,8 @@ def main():
     ap.add_argument("--kernelbench", default=os.environ.get("KERNELBENCH_DIR"))
     ap.add_argument("--out")
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--tasks", default="", help="throughput part: only these tasks' cases (comma-separated, e.g. L1/19), "
+                    "to diagnose one task; the benchmark's number is over the whole set")
     ap.add_argument("--kb-inputs", choices=("device", "cpu"), default="device",
                     help="where the KernelBench-style harness makes inputs (KernelBench itself: cpu, then copies)")
     ap.add_argument("--report", nargs="*")
@@ -413,7 +421,8 @@ def main():
         report(a.report)
         return
     if a.part == "throughput":
-        run_throughput(throughput_cases(Path(a.kernelbench), a.limit), a.out, [x.strip() for x in a.lanes.split(",")], eager=not a.no_eager)
+        only = {t.strip() for t in a.tasks.split(",") if t.strip()} or None
+        run_throughput(throughput_cases(Path(a.kernelbench), a.limit, only), a.out, [x.strip() for x in a.lanes.split(",")], eager=not a.no_eager)
         return
     cases = load_cases(Path(a.kernelbench), a.limit)
     if a.part == "kb":
