@@ -31,6 +31,7 @@ from kernelmosaic.curate import pipeline  # noqa: E402
 from kernelmosaic.curate.generate import generate_pool  # noqa: E402
 from kernelmosaic.curate.generate_v2 import balance  # noqa: E402
 from kernelmosaic.curate.taskset import MANIFEST, TaskSet  # noqa: E402
+from kernelmosaic.task import TaskError  # noqa: E402
 
 
 def main() -> None:
@@ -60,7 +61,11 @@ def main() -> None:
     t_dedup = time.perf_counter() - t0 - t_gen
     dc: dict[str, dict] = {}
     if a.kernelbench:
-        dc = {r["name"]: r for r in pipeline.run_decontam(pool, a.kernelbench, behaviour=not a.lexical_only, jobs=a.jobs)}
+        try:
+            dc = {r["name"]: r for r in pipeline.run_decontam(pool, a.kernelbench, behaviour=not a.lexical_only,
+                                                               jobs=a.jobs)}
+        except TaskError as e:
+            sys.exit(f"error: {e.where}: {e.problem}")
     t_dc = time.perf_counter() - t0 - t_gen - t_dedup
     recs = pool.records
     after_dedup = [r for r in recs if not dd[r["name"]]["dropped"]]

@@ -231,6 +231,35 @@ def test_decontam_command_drops_by_behaviour_and_keeps_evidence(tmp_path):
     assert all("behaviour" not in json.loads(ln) for ln in other.read_text().splitlines())
 
 
+def test_a_probe_worker_that_cannot_start_is_an_error_not_a_checked_set(tmp_path, monkeypatch):
+    """Found on a machine without torch: every probe worker failed to start, each task was recorded
+    as "not probed" and the pool was written as if checked. Now nothing is written and the
+    command says why in one line, with the worker's own last words (its log is deleted with the
+    prober's scratch folder)."""
+    from kernelmosaic.cli import app
+    from kernelmosaic.curate.taskset import TaskSet
+
+    kb = _fake_kernelbench(tmp_path / "kb")
+    ts = TaskSet.create(tmp_path / "set", {"name": "t"})
+    ts.add("softsign_fp16", SOFTSIGN_F, {"category": "activation"})
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "torch.py").write_text("raise ImportError('no torch in this test')\n")
+    monkeypatch.setenv("PYTHONPATH", str(shadow))  # the worker's interpreter finds this torch first
+    t0 = time.monotonic()
+    r = CliRunner().invoke(app, ["tasks", "decontam", str(ts.root), "--kernelbench", str(kb)])
+    assert r.exit_code != 0 and isinstance(r.exception, SystemExit), r.output  # an error line, no traceback
+    assert "the probe worker did not start" in r.output and "no torch in this test" in r.output, r.output
+    assert "Traceback" not in r.output
+    assert not (ts.root / "decontam.jsonl").exists() and not (ts.root / "decontam.jsonl.summary.json").exists()
+    assert time.monotonic() - t0 < 60  # one failed start stops the check; it is not retried per task
+    # the control: the same command with the worker's torch found
+    monkeypatch.delenv("PYTHONPATH")
+    r = CliRunner().invoke(app, ["tasks", "decontam", str(ts.root), "--kernelbench", str(kb), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.strip().splitlines()[-1])["dropped_behaviour"] == 1
+
+
 @pytest.mark.skipif(not (KB / "level1").is_dir(), reason=f"no KernelBench directory at {KB} (set KERNELBENCH_DIR)")
 def test_whole_kernelbench_pass_finds_v1_softsign_and_silu():
     """Every L1-L3 problem probed (timed: this is the CI cost of the KernelBench side), against

@@ -344,6 +344,24 @@ def _worker(fd: int, memory_bytes: int | None = None) -> None:
 
 
 # -- in the parent -------------------------------------------------------------------------------
+class ProbeUnavailable(RuntimeError):
+    """No probe worker could start (e.g. torch does not import): the check cannot run at all.
+    Raised rather than recorded per module, so that a set is never marked as checked when
+    nothing was probed."""
+
+
+def _tail(log, chars: int = 600) -> str:
+    """The end of the workers' log, for an error message: the log lives in the prober's scratch
+    folder, which is gone once the error reaches the user."""
+    try:
+        log.flush()
+        text = Path(log.name).read_text(errors="replace").strip()
+    except (AttributeError, OSError, TypeError):
+        return "its log could not be read"
+    lines = text.splitlines()
+    return (lines[-1] if lines else "its log is empty")[-chars:]
+
+
 class _Worker:
     def __init__(self, log, memory_bytes: int):
         r, w = os.pipe()
@@ -359,7 +377,7 @@ class _Worker:
         up, _, _ = select.select([self.events], [], [], 180)
         if not (up and self.events.readline()):
             self.kill()
-            raise RuntimeError(f"the probe worker did not start (see {getattr(log, 'name', 'its log')})")
+            raise ProbeUnavailable(f"the probe worker did not start: {_tail(log)}")
 
     def ask(self, req: dict, timeout_s: float) -> dict:
         try:
@@ -448,6 +466,7 @@ class Prober:
         results: dict[str, Probed] = {}
         queue = list(reversed(items))
         done = [0]
+        failed: list[ProbeUnavailable] = []
 
         def lane(k: int):
             while True:
@@ -461,11 +480,14 @@ class Prober:
                 if w is None or not w.alive():
                     try:
                         w = self.workers[k] = _Worker(self.log, self.memory_bytes)
-                    except RuntimeError as e:
+                    except ProbeUnavailable as e:
+                        # not this module's fault: stop every lane and raise below, so that no
+                        # module is recorded as "not probed" for a reason that is not its own
                         self.workers[k] = None
                         with self._lock:
-                            results[name] = Probed(name, error=str(e))
-                        continue
+                            failed.append(e)
+                            queue.clear()
+                        break
                 r = w.ask({"source": src, "workdir": self.wd, "tag": tag, **(more[0] if more else {})}, self.timeout_s)
                 p = Probed(name, error=r.get("error"), own_key=r.get("own_key"), probe_s=r.get("probe_s", 0.0))
                 for pr in r.get("probes", []):
@@ -487,6 +509,8 @@ class Prober:
             th.start()
         for th in threads:
             th.join()
+        if failed:
+            raise failed[0]
         return results
 
 

@@ -52,11 +52,15 @@ def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESH
     target = Path(out) if out else ts.root / DECONTAM
     target.parent.mkdir(parents=True, exist_ok=True)
     if behaviour:
-        from .behaviour import behavioural_check
+        from .behaviour import ProbeUnavailable, behavioural_check
 
         srcs = {r["name"]: ts.source(r) for r in ts.records}
         todo = [(r["name"], srcs[r["name"]]) for r in rows if not r["dropped"]]
-        brows, summary = behavioural_check(todo, [(p.key, p.source) for p in problems], jobs=jobs, progress=probe_progress)
+        try:
+            brows, summary = behavioural_check(todo, [(p.key, p.source) for p in problems], jobs=jobs,
+                                               progress=probe_progress)
+        except ProbeUnavailable as e:  # nothing is written: a set is never marked as checked unchecked
+            raise TaskError("the behavioural check", f"{e} (no rows written)") from None
         by = {b.pop("name"): b for b in brows}
         for r in rows:
             b = by.get(r["name"])
