@@ -127,7 +127,7 @@ class TimingSets:
     def __init__(self, judge: "Judge", mod, ref, seeds: list[int]):
         self.judge, self.mod, self.ref, self.seeds = judge, mod, ref, list(seeds)
         first = self._make(0)
-        self.size = sum(t.numel() * t.element_size() for t in flatten(first[0]) + flatten(first[1]) if isinstance(t, torch.Tensor))
+        self.size = nbytes(first)
         self.keep = self.size * len(self.seeds) <= self.budget(judge.device, judge.gpu_share)
         self.held: dict[int, tuple] = {0: first}
         if self.keep:
@@ -143,11 +143,15 @@ class TimingSets:
         free, total = torch.cuda.mem_get_info(device)
         return max(cls.KEEP_BYTES, min(int(total * share) // 4, free // 2))
 
-    def release(self) -> None:
-        """Drop what is held if it is large (before the shape variants, which need room of their
-        own); the sets are made again, from the same seeds, when they are next asked for."""
+    def release(self) -> bool:
+        """Drop what is held if it is large (before the trials, where a set too large to keep
+        would take the room of the trial cases and the candidate; before the shape variants,
+        which need room of their own); the sets are made again, from the same seeds, when they
+        are next asked for. Whether anything was dropped."""
         if self.size * len(self.held) > self.KEEP_BYTES:
             self.held.clear()
+            return True
+        return False
 
     def _make(self, j: int) -> tuple:
         inputs = self.judge.make_inputs(self.mod, self.seeds[j])
@@ -171,6 +175,11 @@ class TimingSets:
             for k in range(len(self.seeds)) if self.keep else (j,):
                 self.held[k] = self._make(k)
         return self.held[j]
+
+
+def nbytes(tree) -> int:
+    """The bytes of the tensors in a (nested) case: inputs, outputs or both."""
+    return sum(t.numel() * t.element_size() for t in flatten(tree) if isinstance(t, torch.Tensor))
 
 
 def steady(b: dict) -> bool:
@@ -271,6 +280,7 @@ class Judge:
         self.precision: precision.Precision | None = None  # the float64 oracle's findings (precision.py)
         self._last_out: list | None = None  # the judge's private copies of the last checked call's outputs
         self._null_made = False  # the candidate process holds the empty calls' copy of the outputs (harness_bytes)
+        self._remade_bytes = 0  # a released timing set, made again later: counted as the judge's in the budget
 
     def phase(self, name: str) -> None:
         if self.emit:
@@ -879,6 +889,10 @@ class Judge:
             cases[1] = self.reference_case(mod, ref, seeds[1])
             if same(cases[0][1], cases[1][1]):
                 raise TaskProblem("the reference output does not change with the inputs (a degenerate task: any constant passes)")
+            if nbytes(cases[1]) > TimingSets.KEEP_BYTES:
+                # a large case is made again at its turn (a reference forward) rather than held
+                # through trial 0 beside that trial's case, its buffers and the candidate
+                del cases[1]
         # the precision check's trial is drawn by the judge: a kernel cannot be exact on a call it
         # could predict (the first, say) and downcast on the others
         oracle_trial = self._rng.randrange(len(seeds)) if precision.enabled(self.spec.precision, self.spec.policy) else None
@@ -1442,7 +1456,7 @@ class Judge:
             if self.cand is not None and self.cand.proc is not None else None
         self._mem0 = {"used": total - free, "judge": judge_bytes, "total": total,
                       "held": held if held is not None else self.harness_bytes()}
-        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes, free, self._mem0["held"])
+        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes + self._remade_bytes, free, self._mem0["held"])
 
     def harness_bytes(self) -> int:
         """What the harness holds in the candidate process before its code loads: the copy of the
@@ -1593,6 +1607,15 @@ class Judge:
                 self._cpu0 = quiet.cpu_sample(os.getppid())  # the orchestrator: the verifier's own processes
                 overhead = self.calibrate(self.cand, sets, flush)
                 self.calibrate_waits(self.cand, sets, flush, overhead)
+                if not sets.keep and sets.release():
+                    # made again when the timing needs it. Held through the trials, KernelBench's
+                    # largest L1 sets (12 GiB each) left an 80 GB GPU too little for the trial
+                    # cases and the candidate: every verdict on them was an out-of-memory
+                    # infra_error (results/2026-12-07c-h100). The judge will hold one such set or
+                    # case at a time, so the candidate's budget still counts one
+                    self._remade_bytes = sets.size
+                    if self.is_cuda:
+                        torch.cuda.empty_cache()
                 self.setup_mark("calibrate")
             # the reference, the candidate process's start, the timing sets and the empty calls
             self.phases["setup"] = round(time.perf_counter() - t_setup, 4)
