@@ -59,7 +59,7 @@ def run_decontam(ts: TaskSet, kernelbench: str | None, threshold: float = THRESH
         try:
             brows, summary = behavioural_check(todo, [(p.key, p.source) for p in problems], jobs=jobs,
                                                progress=probe_progress)
-        except ProbeUnavailable as e:  # nothing is written: a set is never marked as checked unchecked
+        except ProbeUnavailable as e:  # nothing is written: no set is recorded as checked when nothing ran
             raise TaskError("the behavioural check", f"{e} (no rows written)") from None
         by = {b.pop("name"): b for b in brows}
         for r in rows:
