@@ -128,7 +128,7 @@ class TimingSets:
         self.judge, self.mod, self.ref, self.seeds = judge, mod, ref, list(seeds)
         first = self._make(0)
         self.size = nbytes(first)
-        self.keep = self.size * len(self.seeds) <= self.budget(judge.device, judge.gpu_share)
+        self.keep = self.fits(judge, self.size * len(self.seeds))
         self.held: dict[int, tuple] = {0: first}
         if self.keep:
             for j in range(1, len(self.seeds)):
@@ -143,15 +143,19 @@ class TimingSets:
         free, total = torch.cuda.mem_get_info(device)
         return max(cls.KEEP_BYTES, min(int(total * share) // 4, free // 2))
 
-    def release(self) -> bool:
+    @classmethod
+    def fits(cls, judge: "Judge", nbytes: int) -> bool:
+        """Whether the judge may keep this many bytes of cases (timing sets, trial cases) made
+        ahead of their turn, rather than make each again when it comes."""
+        return nbytes <= cls.budget(judge.device, judge.gpu_share)
+
+    def release(self) -> None:
         """Drop what is held if it is large (before the trials, where a set too large to keep
         would take the room of the trial cases and the candidate; before the shape variants,
         which need room of their own); the sets are made again, from the same seeds, when they
-        are next asked for. Whether anything was dropped."""
+        are next asked for."""
         if self.size * len(self.held) > self.KEEP_BYTES:
             self.held.clear()
-            return True
-        return False
 
     def _make(self, j: int) -> tuple:
         inputs = self.judge.make_inputs(self.mod, self.seeds[j])
@@ -280,7 +284,6 @@ class Judge:
         self.precision: precision.Precision | None = None  # the float64 oracle's findings (precision.py)
         self._last_out: list | None = None  # the judge's private copies of the last checked call's outputs
         self._null_made = False  # the candidate process holds the empty calls' copy of the outputs (harness_bytes)
-        self._remade_bytes = 0  # a released timing set, made again later: counted as the judge's in the budget
 
     def phase(self, name: str) -> None:
         if self.emit:
@@ -889,9 +892,9 @@ class Judge:
             cases[1] = self.reference_case(mod, ref, seeds[1])
             if same(cases[0][1], cases[1][1]):
                 raise TaskProblem("the reference output does not change with the inputs (a degenerate task: any constant passes)")
-            if nbytes(cases[1]) > TimingSets.KEEP_BYTES:
-                # a large case is made again at its turn (a reference forward) rather than held
-                # through trial 0 beside that trial's case, its buffers and the candidate
+            if not TimingSets.fits(self, nbytes(cases[0]) + nbytes(cases[1])):
+                # made again at its turn (a reference forward) rather than held through trial 0
+                # beside that trial's case, its buffers and the candidate: the timing sets' rule
                 del cases[1]
         # the precision check's trial is drawn by the judge: a kernel cannot be exact on a call it
         # could predict (the first, say) and downcast on the others
@@ -1397,7 +1400,7 @@ class Judge:
         tensors = [t for t in flatten(inputs) + flatten(out) if isinstance(t, torch.Tensor)]
         if isinstance(ref, torch.nn.Module):
             tensors += list(ref.parameters()) + list(ref.buffers())
-        return {"flops": flops, "bytes": int(sum(t.numel() * t.element_size() for t in tensors))}
+        return {"flops": flops, "bytes": nbytes(tensors)}
 
     def speed_of_light(self, ref, inputs) -> tuple[float, float] | None:
         """(the floor, its memory part) in ms: the larger of the fewest bytes over the measured
@@ -1456,7 +1459,10 @@ class Judge:
             if self.cand is not None and self.cand.proc is not None else None
         self._mem0 = {"used": total - free, "judge": judge_bytes, "total": total,
                       "held": held if held is not None else self.harness_bytes()}
-        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes + self._remade_bytes, free, self._mem0["held"])
+        # a released timing set is made again for the timing: the judge will hold one then, and
+        # the candidate's budget counts it as before it was released
+        remade = self.sets.size if self.sets is not None and not self.sets.held else 0
+        self.gpu_budget = infra.gpu_budget(total, share, judge_bytes + remade, free, self._mem0["held"])
 
     def harness_bytes(self) -> int:
         """What the harness holds in the candidate process before its code loads: the copy of the
@@ -1607,13 +1613,12 @@ class Judge:
                 self._cpu0 = quiet.cpu_sample(os.getppid())  # the orchestrator: the verifier's own processes
                 overhead = self.calibrate(self.cand, sets, flush)
                 self.calibrate_waits(self.cand, sets, flush, overhead)
-                if not sets.keep and sets.release():
+                if not sets.keep:
                     # made again when the timing needs it. Held through the trials, KernelBench's
                     # largest L1 sets (12 GiB each) left an 80 GB GPU too little for the trial
-                    # cases and the candidate: every verdict on them was an out-of-memory
-                    # infra_error (results/2026-12-07c-h100). The judge will hold one such set or
-                    # case at a time, so the candidate's budget still counts one
-                    self._remade_bytes = sets.size
+                    # cases and the candidate: every verdict on them that got past its build was an
+                    # out-of-memory infra_error (results/2026-12-07c-h100)
+                    sets.release()
                     if self.is_cuda:
                         torch.cuda.empty_cache()
                 self.setup_mark("calibrate")
