@@ -487,6 +487,38 @@ def test_a_job_out_of_memory_beside_other_lanes_runs_again_alone(cache_dir, tmp_
         v.close()
 
 
+def test_a_judge_still_starting_holds_no_place_on_its_gpu():
+    """_Lane.run waits for its judge's start (an interpreter importing torch; on a GPU also a CUDA
+    context) before the GpuGate admits the job. A job run again alone after an out-of-memory gets
+    a fresh judge: when it started inside the gate, every other lane of the GPU waited through
+    that start (the v2 filter on an H100 with six lanes, 2026-12-07: 68 of 501 tasks ran out of
+    memory beside the others, and the run measured about one task a second). Here a CPU lane
+    behind a gate stands in for one lane of a GPU, and the test's own alone hold for another
+    lane's job."""
+    from kernelmosaic.verify.pool import GpuGate, _Lane, worker_env
+    from kernelmosaic.verify.spec import JobSpec
+
+    gate = GpuGate(0.5)
+    lane = _Lane("cpu", worker_env("cpu"), spares=0, jobs_per_worker=4, gate=gate)
+    job = JobSpec(kind="filter", device="cpu", reference=read("tasks/relu.py"), seeds=[11, 12],
+                  timing=TimingConfig(enabled=False))
+    outs: list = []
+    try:
+        th = threading.Thread(target=lambda: outs.append(lane.run(job, {"startup": 120, "check": 120}, retries=0)))
+        th.start()
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        with gate.hold(True):  # another lane's job, alone, while this lane's judge starts
+            waited = time.monotonic() - t0
+        th.join(120)
+        startup_s = lane.current.ready["startup_s"]
+    finally:
+        lane.close()
+    assert startup_s > 1.0, startup_s  # the start is long enough for the test to tell
+    assert waited < 0.5, (waited, startup_s)
+    assert outs and outs[0].result is not None and outs[0].result["passed_checks"], outs and outs[0].result
+
+
 def test_a_candidate_that_dies_of_an_out_of_memory_beside_other_lanes_is_judged_again_alone(cache_dir, tmp_path, monkeypatch):
     """Judge.shared_crash: a candidate process that dies (no error reply) with an out-of-memory in
     its log, on a GPU other lanes' jobs share, is the verifier's failure, run again with the GPU to

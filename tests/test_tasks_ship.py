@@ -52,10 +52,14 @@ def measured(tmp_path_factory):
     pipeline.run_decontam(pool, str(_kernelbench(d / "kb")), behaviour=False)
     keep, _ = pipeline.eligible(pool, require=("dedup", "decontam"))
     names = d / "pool.names"
-    names.write_text("".join(r["name"] + "\n" for r in keep))
+    # reversed: the filter measures in the order of --names (a budget-cut run of a shuffled list is
+    # a random subset), not in the set's order
+    names.write_text("".join(r["name"] + "\n" for r in reversed(keep)))
     r = run(ROOT / "benchmarks" / "tasks_gpu_filter.py", "--pool", pool_dir, "--names", names, "--device", "cpu",
             "--timing-runs", "2", "--out", d / "filter", timeout=600)
     assert r.returncode == 0 and "DONE: every task measured" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    order = [json.loads(ln)["name"] for ln in (d / "filter" / "results.jsonl").read_text().splitlines()]
+    assert order == [r["name"] for r in reversed(keep)]
     summary = json.loads((d / "filter" / "summary.json").read_text())
     # an existing --pool reports itself, not the script's defaults (5000 tasks, seed 2026, h200)
     assert (summary["n"], summary["seed"], summary["scale"], summary["version"]) == (40, 11, "small", "v2")

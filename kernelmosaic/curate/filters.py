@@ -135,8 +135,10 @@ def run_filters(set_dir, out_dir, *, device: str = "cpu", gpus: list[int | str] 
     done = done_names(out_dir)
     todo = [r for r in ts.records if r["name"] not in done]
     if only is not None:
-        wanted = set(only)
-        todo = [r for r in todo if r["name"] in wanted]
+        # in the order of ``only``: a run the budget cuts has measured a prefix of the caller's list,
+        # so a shuffled list gives a random subset, where the set's order (by generator) would not
+        rank = {n: i for i, n in enumerate(dict.fromkeys(only))}
+        todo = sorted((r for r in todo if r["name"] in rank), key=lambda r: rank[r["name"]])
     if device == "cuda" and not gpus:
         # the visible GPUs as the verifier counts them: nvidia-smi ignores CUDA_VISIBLE_DEVICES, and
         # counting with it once put a lane on a GPU that another benchmark was timing on

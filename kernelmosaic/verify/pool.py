@@ -346,12 +346,17 @@ class _Lane:
             if gate is None:
                 out = self._run_once(job, timeouts)
             else:
-                run_job = job if alone is None else dataclasses.replace(job, gpu_share=self.alone_share())
-                with gate.hold(alone is not None) as waited:
-                    gpu_wait += waited
-                    out = self._run_once(run_job, timeouts)
-                if alone is None:
-                    gate.learn(job, out)
+                # the judge's start (an interpreter, torch, a CUDA context: seconds) is no GPU work:
+                # waited for before admission, so a job run alone after an out-of-memory does not
+                # hold every other lane of the GPU through its fresh judge's start
+                out = self._ready(timeouts)
+                if out is None:
+                    run_job = job if alone is None else dataclasses.replace(job, gpu_share=self.alone_share())
+                    with gate.hold(alone is not None) as waited:
+                        gpu_wait += waited
+                        out = self._run_once(run_job, timeouts)
+                    if alone is None:
+                        gate.learn(job, out)
             if not out.infra or len(attempts) >= retries:
                 break
             attempts.append({"attempt": len(attempts) + 1, **out.infra_summary()})
@@ -374,14 +379,16 @@ class _Lane:
         except ValueError:
             return 1.0
 
-    def _run_once(self, job: JobSpec, timeouts: dict[str, float]) -> Outcome:
+    def _ready(self, timeouts: dict[str, float]) -> Outcome | None:
+        """Waits for the current worker's start (a second one if the first fails); None once one
+        is ready, else the startup failure's outcome."""
         t0 = time.monotonic()
         if self.current is None:
             self.current = self._spawn()
         for attempt in range(2):
             ready = self.current.wait_ready(timeouts["startup"])
             if isinstance(ready, dict):
-                break
+                return None
             tail = self.current.log_tail()
             why = self.current.exit_description() if ready == "eof" else "the worker did not start in time"
             self._next_worker()
@@ -389,6 +396,13 @@ class _Lane:
                 self.current = self._spawn()
             if attempt == 1:
                 return Outcome(None, "crash", "startup", f"{why} before the job started", tail, wall_s=time.monotonic() - t0)
+        return None
+
+    def _run_once(self, job: JobSpec, timeouts: dict[str, float]) -> Outcome:
+        t0 = time.monotonic()
+        failed = self._ready(timeouts)  # at once where the caller waited for it
+        if failed is not None:
+            return failed
         w = self.current
         env = dict(w.ready.get("env", {}))
         try:
