@@ -285,10 +285,11 @@ def write_record(record: Path, a, pool_dir: Path, meta: dict, candidates: list[s
     L += ["", "Commands, from the repo root:", "", "```",
           "# the pool (generation, dedup, decontamination; CPU)",
           f"KERNELBENCH_DIR=../shared/kernelbench python benchmarks/tasks_v2_pool.py --out {shlex.quote(str(pool_dir))} "
-          f"--n {meta['n']} --seed {meta['seed']} --scale {meta['scale']} --jobs 2 --names-out {cand}"
+          f"--n {meta['n']} --seed {meta['seed']} --scale {meta['scale']} --jobs 2 --names-out SURVIVORS"
           if version == "v2" else f"python -c 'from kernelmosaic.curate.generate import generate_pool; "
           f"generate_pool(\"{pool_dir}\", {meta['n']}, scale=\"{meta['scale']}\", seed={meta['seed']})'",
-          "# the execution filter (the GPU run)",
+          f"# the execution filter (the GPU run) over {cand}: SURVIVORS, or the part of them offered"
+          + (" (MEASUREMENT.md)" if a.notes else ""),
           f"python benchmarks/tasks_gpu_filter.py --pool {shlex.quote(str(pool_dir))} --names {cand} --out OUT"
           + ("" if a.window is not None else " --device cpu"),
           "# this set (CPU)",

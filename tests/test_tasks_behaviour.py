@@ -284,7 +284,7 @@ def test_whole_kernelbench_pass_finds_v1_softsign_and_silu():
 
 @pytest.mark.skipif(not (KB / "level1").is_dir(), reason=f"no KernelBench directory at {KB} (set KERNELBENCH_DIR)")
 @pytest.mark.skipif(not (V2 / "manifest.jsonl").is_file(),
-                    reason=f"no shipped mosaic-v2 at {V2} yet: it is built from the H200 filter run "
+                    reason=f"no shipped mosaic-v2 at {V2}: it is built from the GPU filter run "
                            "(benchmarks/tasks_ship.py, docs/tasks.md)")
 def test_shipped_v2_computes_no_kernelbench_function():
     """Issue 18: the behavioural check, run again over every shipped mosaic-v2 task against every

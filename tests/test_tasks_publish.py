@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -86,7 +88,8 @@ def test_published_folder_loads_with_datasets(task_set, tmp_path, monkeypatch):
     card = (out / "README.md").read_text()
     meta = yaml.safe_load(card.split("---")[1])
     assert meta["license"] == "cc-by-4.0" and meta["size_categories"] == ["n<1K"]
-    assert meta["configs"][0]["data_files"] == [{"split": "train", "path": "data/train.parquet"}]
+    assert meta["configs"][0]["data_files"] == [{"split": "train", "path": summ["file"]}]
+    assert re.fullmatch(r"data/train-[0-9a-f]{12}\.parquet", summ["file"]) and (out / summ["file"]).is_file()
     for needle in ("## How it was generated", "## How it was filtered", "## How it was decontaminated",
                    "## Review status", "## Known limits", "**1 published tasks compute the same function",
                    "`single_0_relu_fp32`", "1 tasks could not be probed", "1 edited tasks", "NVIDIA H200",
@@ -101,6 +104,35 @@ def test_published_folder_loads_with_datasets(task_set, tmp_path, monkeypatch):
     ds2 = datasets.load_dataset(str(out2))["train"]
     assert ds2.num_rows == 4 and "too easy" in ds2["review_note"]
     assert "Decontamination is lexical only" in (out2 / "README.md").read_text()
+
+
+def test_a_folder_published_again_loads_its_new_rows(task_set, tmp_path, monkeypatch):
+    """`datasets` caches a local folder by its card's configs, not by its files: with one file name
+    for every publication, a folder removed and published again with other tasks (after a review,
+    say) loaded the first publication's rows from the cache."""
+    datasets = pytest.importorskip("datasets")
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+    ts, _ = task_set
+    out = tmp_path / "pub"
+    counts = []
+    for status in ("accepted,auto,pending", "accepted,auto,rejected"):
+        shutil.rmtree(out, ignore_errors=True)
+        r = CliRunner().invoke(app, ["tasks", "publish", str(ts.root), "--out", str(out), "--status", status])
+        assert r.exit_code == 0, r.output
+        counts.append(datasets.load_dataset(str(out))["train"].num_rows)
+    assert counts == [3, 4]
+
+
+def test_a_shipped_sets_own_behavioural_rows_reach_the_card(task_set, tmp_path):
+    """A set that `tasks_ship.py` built carries each task's behavioural row in its manifest
+    (`kb_behaviour`); without a decontam file those are the card's evidence, not 'lexical only'."""
+    ts, _ = task_set
+    recs = [{**r, "kb_behaviour": {"verdict": "different", "closest": "L1/19_ReLU", "closest_rel_err": 0.5}} for r in ts.records]
+    ts.rewrite(recs)
+    r = CliRunner().invoke(app, ["tasks", "publish", str(ts.root), "--out", str(tmp_path / "pub")])
+    assert r.exit_code == 0 and "lexical only" not in " ".join(r.output.split()), r.output
+    card = (tmp_path / "pub" / "README.md").read_text()
+    assert "The behavioural check ran each task" in card and "different: 3" in card, card
 
 
 def test_publish_errors_are_clear(task_set, tmp_path):

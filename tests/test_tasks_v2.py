@@ -220,6 +220,22 @@ def test_every_v2_docstring_matches_its_code(v2):
     assert min(counts.values()) >= 40, counts  # every generator's docstrings were checked, not a few
 
 
+SHIPPED_V2 = ROOT / "tasksets" / "mosaic-v2"
+
+
+@pytest.mark.skipif(not (SHIPPED_V2 / "manifest.jsonl").is_file(), reason=f"no shipped mosaic-v2 at {SHIPPED_V2}")
+def test_shipped_v2_meets_issue_18_and_its_docstrings_match_its_code():
+    """The committed set itself: issue 18's balance (at least 2,000 tasks, fusion chains at least
+    35%, fp32 at least 50%, at least 400 templates), every task measured in the eager window on a
+    GPU, and every docstring true to its code."""
+    ts = TaskSet.open(SHIPPED_V2)
+    b = balance(ts.records)
+    assert not b.meets() and b.tasks >= 2000 and b.fusion_pct >= 35 and b.fp32_pct >= 50 and b.templates >= 400, b
+    assert all(r.get("gpu") and 1.0 <= r["eager_ms"] <= 15.0 for r in ts.records)
+    bad = {r["name"]: p for r in ts.records if (p := docstring_problems(ts.source(r), r))}
+    assert not bad, list(bad.items())[:5]
+
+
 def test_docstring_check_catches_v1_style_lies(v2):
     """The check fails on what v1 got wrong: a ReLU-gated MLP called SwiGLU, and docstring ops
     that the code does not run."""

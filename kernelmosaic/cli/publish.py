@@ -16,10 +16,10 @@ from .tasks import _fail, err, out
 def register(app: typer.Typer) -> None:
     @app.command("publish")
     def publish_cmd(set_dir: Path = typer.Argument(..., help="Task-set folder."),
-                    out_dir: Path = typer.Option(..., "--out", help="New folder: data/train.parquet and README.md (the dataset card)."),
+                    out_dir: Path = typer.Option(..., "--out", help="New folder: data/train-<sha256>.parquet and README.md (the dataset card)."),
                     license_id: str = typer.Option("apache-2.0", "--license", help="The card's licence field (a Hub licence id)."),
                     status: str = typer.Option("accepted,auto,pending", help="Publish tasks with these statuses (comma-separated)."),
-                    decontam: Optional[Path] = typer.Option(None, help="Decontamination rows with the behavioural check (from `kmosaic tasks decontam SET --out FILE`); default SET/decontam.jsonl."),
+                    decontam: Optional[Path] = typer.Option(None, help="Decontamination rows with the behavioural check (from `kmosaic tasks decontam SET --out FILE`); default SET/decontam.jsonl, else the rows a shipped set's manifest carries."),
                     pretty_name: Optional[str] = typer.Option(None, help="The card's title."),
                     json_out: bool = typer.Option(False, "--json")) -> None:
         """Write a folder that `datasets.load_dataset(DIR)` reads: parquet of task sources and metadata, plus a dataset card."""
@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
         if json_out:
             print(json.dumps(summary))
             return
-        out.print(f"{summary['rows']} tasks of {summary['set']} -> {out_dir} (data/train.parquet, README.md; licence "
+        out.print(f"{summary['rows']} tasks of {summary['set']} -> {out_dir} ({summary['file']}, README.md; licence "
                   f"{license_id})" + (f"; {summary['left_out']} left out by status" if summary["left_out"] else ""))
         if not summary["behaviour_rows"]:
             err.print("[yellow]note:[/] no behavioural decontamination rows: the card says decontamination was lexical only "

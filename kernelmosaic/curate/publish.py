@@ -1,6 +1,6 @@
 """``kmosaic tasks publish``: a task set as a Hugging Face dataset folder.
 
-The folder holds ``data/train.parquet`` (one row per task: the source and its metadata) and
+The folder holds ``data/train-<sha256>.parquet`` (one row per task: the source and its metadata) and
 ``README.md``, a dataset card whose YAML header (licence, size category, the ``configs`` that
 map the split to its file) is what the Hub and ``datasets.load_dataset(DIR)`` read. The card
 says how the set was generated, filtered and decontaminated, where review stands and what is
@@ -12,6 +12,7 @@ tasks are left out unless asked for (``--status``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections import Counter
@@ -54,22 +55,27 @@ COLUMNS = [
 
 
 def _behaviour_rows(ts: TaskSet, decontam: str | Path | None) -> tuple[dict[str, dict], str | None]:
-    """Behavioural rows by task name: from ``decontam`` (a ``kmosaic tasks decontam --out`` file)
-    or the set's own ``decontam.jsonl``; and the file they came from."""
+    """Behavioural rows by task name: from ``decontam`` (a ``kmosaic tasks decontam --out`` file),
+    the set's own ``decontam.jsonl``, or else the rows a shipped set's records carry
+    (``kb_behaviour``, copied from its pool's check by ``pipeline.eligible``); and where they came from."""
     from .pipeline import DECONTAM, read_rows
 
     path = Path(decontam) if decontam else ts.root / DECONTAM
     if decontam and not path.is_file():
         raise TaskError(str(path), "no such file (give the rows `kmosaic tasks decontam SET --out FILE` wrote)")
     rows = read_rows(path)
-    if not any("behaviour" in r for r in rows.values()):
-        return {}, None
-    return {n: r["behaviour"] for n, r in rows.items() if "behaviour" in r}, str(path)
+    if any("behaviour" in r for r in rows.values()):
+        return {n: r["behaviour"] for n, r in rows.items() if "behaviour" in r}, str(path)
+    if not decontam:
+        own = {r["name"]: r["kb_behaviour"] for r in ts.records if r.get("kb_behaviour")}
+        if own:
+            return own, str(ts.root / "manifest.jsonl")
+    return {}, None
 
 
 def publish(set_dir, out_dir, *, license_id: str = PROJECT_LICENSE, statuses: tuple[str, ...] = DEFAULT_STATUSES,
             decontam: str | Path | None = None, pretty_name: str | None = None) -> dict:
-    """Write ``out_dir/data/train.parquet`` and ``out_dir/README.md``; returns a summary."""
+    """Write ``out_dir/data/train-<sha256>.parquet`` and ``out_dir/README.md``; returns a summary."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -120,15 +126,22 @@ def publish(set_dir, out_dir, *, license_id: str = PROJECT_LICENSE, statuses: tu
              "list<string>": pa.list_(pa.string()), "list<int64>": pa.list_(pa.int64())}
     schema = pa.schema([(c, types[t]) for c, t, _ in COLUMNS])
     table = pa.table({c: pa.array(cols[c], type=schema.field(c).type) for c in cols}, schema=schema)
-    card = _card(ts, picked, st, last_human, edited, beh, beh_file, license_id, statuses, pretty_name)  # before writing
+    buf = pa.BufferOutputStream()
+    pq.write_table(table, buf)
+    data = buf.getvalue().to_pybytes()
+    # named by its content: `datasets` caches a local folder by its card's `configs`, not by its
+    # files (5.2: a folder published again, with other tasks, under the same file name loaded the
+    # old rows), so other rows must be another path in the card
+    rel = f"data/train-{hashlib.sha256(data).hexdigest()[:12]}.parquet"
+    card = _card(ts, picked, st, last_human, edited, beh, beh_file, license_id, statuses, pretty_name, rel)  # before writing
     (out / "data").mkdir(parents=True, exist_ok=True)
-    pq.write_table(table, out / "data" / "train.parquet")
+    (out / rel).write_bytes(data)
     (out / "README.md").write_text(card)
     return {"set": ts.name, "rows": len(picked), "left_out": len(ts.records) - len(picked), "out": str(out),
-            "license": license_id, "behaviour_rows": beh_file}
+            "file": rel, "license": license_id, "behaviour_rows": beh_file}
 
 
-def _card(ts: TaskSet, picked, st, last_human, edited, beh, beh_file, license_id, statuses, pretty_name) -> str:
+def _card(ts: TaskSet, picked, st, last_human, edited, beh, beh_file, license_id, statuses, pretty_name, rel) -> str:
     n = len(picked)
     name = ts.name
     pretty = pretty_name or f"KernelMosaic task set {name}"
@@ -136,7 +149,7 @@ def _card(ts: TaskSet, picked, st, last_human, edited, beh, beh_file, license_id
     fm = ["---", f"license: {license_id}", f"pretty_name: {json.dumps(pretty)}", "task_categories:", "- text-generation",
           "language:", "- en", "tags:", "- code", "- pytorch", "- cuda", "- gpu-kernels", "- kernelbench-format",
           "- kernelmosaic", "size_categories:", f"- {_size_category(n)}", "configs:", "- config_name: default",
-          "  data_files:", "  - split: train", "    path: data/train.parquet", "---", ""]
+          "  data_files:", "  - split: train", f"    path: {rel}", "---", ""]
     L = fm + [f"# {pretty}", "",
               f"{n} PyTorch reference programs in the KernelBench format (a `Model`, `get_inputs()` and "
               "`get_init_inputs()`), for teaching language models to write fast, correct GPU kernels. Each row holds "
@@ -144,7 +157,7 @@ def _card(ts: TaskSet, picked, st, last_human, edited, beh, beh_file, license_id
     L += ["## Use", "", "```python", "from datasets import load_dataset", "",
           f'ds = load_dataset("PATH/TO/THIS/FOLDER")["train"]   # or the Hub repository id',
           'open(ds[0]["name"] + ".py", "w").write(ds[0]["source"])   # a runnable KernelBench-format file', "```", ""]
-    L += ["## Splits and size", "", _table(["split", "rows", "file"], [["train", n, "data/train.parquet"]]), "",
+    L += ["## Splits and size", "", _table(["split", "rows", "file"], [["train", n, rel]]), "",
           f"The set `{name}` has {len(ts.records)} tasks; published: those with status {', '.join(statuses)}"
           + (f" ({len(ts.records) - n} left out)." if len(ts.records) - n else " (all of them)."), ""]
     L += ["Tasks by category and dtype:", "",
@@ -241,7 +254,11 @@ def _card(ts: TaskSet, picked, st, last_human, edited, beh, beh_file, license_id
     dt = Counter(d for r in picked for d in (r.get("dtypes") or []))
     if dt and dt.get("fp32", 0) < n / 2:
         limits.append(f"fp32 is {dt.get('fp32', 0)} of {n} tasks, while KernelBench is all fp32.")
-    limits.append("Docstrings are generated from the op names; a docstring can describe a chain loosely (check `source`).")
+    if any(r.get("version") != "v2" for r in picked):
+        # v2's generators write each docstring from the code they emit, and a test holds every
+        # shipped v2 docstring to its code (tests/test_tasks_v2.py); v1's did not (a ReLU gate
+        # called SwiGLU)
+        limits.append("Docstrings are generated from the op names; a docstring can describe a chain loosely (check `source`).")
     limits.append("Probe and filter results depend on the PyTorch version that ran them.")
     L += ["## Known limits", ""] + [f"- {x}" for x in limits] + [""]
     L += ["## Licence", "",

@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Gated MLP block (SwiGLU: silu(gate projection) * up projection) with layer_norm and a residual (fp32).
+
+    Ops: layer_norm, linear, linear, silu, mul, linear, add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(2048)
+        self.w_gate = nn.Linear(2048, 5504, bias=False)
+        self.w_up = nn.Linear(2048, 5504, bias=False)
+        self.w_down = nn.Linear(5504, 2048, bias=False)
+        self.to(dtype)
+
+    def forward(self, x):
+        h = x
+        h = self.norm(h)
+        h = self.w_down(F.silu(self.w_gate(h)) * self.w_up(h))
+        x = x + h
+        return x
+
+
+batch_size = 8
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """MLP block with no norm and a residual (bf16).
+
+    Ops: linear, gelu, linear, add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(256, 512)
+        self.fc2 = nn.Linear(512, 256)
+        self.to(dtype)
+
+    def forward(self, x):
+        h = x
+        h = self.fc2(F.gelu(self.fc1(h)))
+        x = x + h
+        return x
+
+
+batch_size = 11190
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

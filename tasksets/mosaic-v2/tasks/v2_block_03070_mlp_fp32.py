@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """MLP block with rms_norm and a residual (fp32).
+
+    Ops: rms_norm, linear, silu, linear, add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.norm_weight = nn.Parameter(torch.ones(768))
+        self.fc1 = nn.Linear(768, 1536)
+        self.fc2 = nn.Linear(1536, 768)
+        self.to(dtype)
+
+    def forward(self, x):
+        h = x
+        h = h * torch.rsqrt(h.pow(2).mean(dim=-1, keepdim=True) + 1e-6) * self.norm_weight
+        h = self.fc2(F.silu(self.fc1(h)))
+        x = x + h
+        return x
+
+
+batch_size = 374
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 768, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,42 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Mixture-of-experts layer: top-1 routing over 8 experts (fp16).
+
+    Ops: linear, softmax, topk, gather, linear, silu, linear, index_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.router = nn.Linear(1024, 8, bias=False)
+        self.w1 = nn.Parameter(torch.randn(8, 1024, 2048) / 32)
+        self.w2 = nn.Parameter(torch.randn(8, 2048, 1024) / 45.25)
+        self.to(dtype)
+
+    def forward(self, x):
+        probs = torch.softmax(self.router(x).float(), dim=-1)
+        weights, chosen = torch.topk(probs, 1, dim=-1)
+        weights = (weights / weights.sum(dim=-1, keepdim=True)).to(x.dtype)
+        out = torch.zeros_like(x)
+        for e in range(8):
+            rows, slot = torch.where(chosen == e)
+            h = F.silu(x[rows] @ self.w1[e]) @ self.w2[e]
+            out = out.index_add(0, rows, h * weights[rows, slot, None])
+        x = out
+        return x
+
+
+batch_size = 58
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 2048, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """MLP block with no norm and a residual (fp32).
+
+    Ops: linear, gelu_tanh, linear, add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(512, 1024)
+        self.fc2 = nn.Linear(1024, 512)
+        self.to(dtype)
+
+    def forward(self, x):
+        h = x
+        h = self.fc2(F.gelu(self.fc1(h), approximate='tanh'))
+        x = x + h
+        return x
+
+
+batch_size = 80
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

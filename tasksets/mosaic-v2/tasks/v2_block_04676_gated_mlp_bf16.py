@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Gated MLP block (SwiGLU: silu(gate projection) * up projection) with layer_norm and a residual (bf16).
+
+    Ops: layer_norm, linear, linear, silu, mul, linear, add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(1024)
+        self.w_gate = nn.Linear(1024, 2752, bias=False)
+        self.w_up = nn.Linear(1024, 2752, bias=False)
+        self.w_down = nn.Linear(2752, 1024, bias=False)
+        self.to(dtype)
+
+    def forward(self, x):
+        h = x
+        h = self.norm(h)
+        h = self.w_down(F.silu(self.w_gate(h)) * self.w_up(h))
+        x = x + h
+        return x
+
+
+batch_size = 314
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

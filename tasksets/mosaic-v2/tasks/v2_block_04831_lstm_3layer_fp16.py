@@ -1,0 +1,32 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """3-layer LSTM (fp16).
+
+    Ops: lstm, lstm, lstm
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(256, 1024, num_layers=3, batch_first=True)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.rnn(x)[0]
+        return x
+
+
+batch_size = 3
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 8, 64, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

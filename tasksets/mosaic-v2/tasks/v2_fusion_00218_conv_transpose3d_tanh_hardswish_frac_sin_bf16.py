@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Fusion chain (bf16).
+
+    Ops: conv_transpose3d, tanh, hardswish, frac_sin
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.deconv = nn.ConvTranspose3d(16, 128, kernel_size=3, stride=1, padding=1)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.deconv(x)
+        x = torch.tanh(x)
+        x = F.hardswish(x)
+        x = torch.sin(1.08 * x) * x
+        return x
+
+
+batch_size = 141
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16, 16, 48, 48, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

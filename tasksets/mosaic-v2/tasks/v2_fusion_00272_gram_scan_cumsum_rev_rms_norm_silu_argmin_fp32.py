@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: gram, scan_cumsum_rev, rms_norm, silu, argmin
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.rms_weight = nn.Parameter(torch.ones(1024) + 0.1 * torch.randn(1024))
+        self.to(dtype)
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 2048
+        x = torch.flip(torch.cumsum(torch.flip(x, [2]), dim=2), [2])
+        x = x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + 1e-6) * self.rms_weight
+        x = F.silu(x)
+        x = torch.argmin(x, dim=-1)
+        return x
+
+
+batch_size = 17
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

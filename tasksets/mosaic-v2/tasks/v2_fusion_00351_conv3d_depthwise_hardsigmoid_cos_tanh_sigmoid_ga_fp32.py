@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: conv3d_depthwise, hardsigmoid, cos, tanh, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv3d(3, 3, kernel_size=3, stride=1, padding=1, groups=3, bias=False)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.conv(x)
+        r = x
+        x = F.hardsigmoid(x)
+        x = torch.cos(x)
+        x = torch.tanh(x)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 62927
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 3, 8, 16, 16, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

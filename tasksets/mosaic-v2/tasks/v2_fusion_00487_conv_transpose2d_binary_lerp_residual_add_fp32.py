@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp32).
+
+    Ops: conv_transpose2d, binary_lerp, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.deconv = nn.ConvTranspose2d(64, 16, kernel_size=2, stride=2, padding=0)
+        self.to(dtype)
+
+    def forward(self, x, y):
+        x = self.deconv(x)
+        r = x
+        x = torch.lerp(x, y, 0.3)
+        x = x + r
+        return x
+
+
+batch_size = 879
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 64, 64, dtype=dtype), torch.randn(batch_size, 16, 128, 128, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

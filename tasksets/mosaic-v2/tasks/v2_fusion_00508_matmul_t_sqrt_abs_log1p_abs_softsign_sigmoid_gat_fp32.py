@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: matmul_t, sqrt_abs, log1p_abs, softsign, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(2048, 2048) * 0.0221)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = torch.matmul(x, self.weight.t())
+        r = x
+        x = torch.sqrt(x.abs() + 0.18)
+        x = torch.log1p(x.abs())
+        x = F.softsign(x)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 25
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

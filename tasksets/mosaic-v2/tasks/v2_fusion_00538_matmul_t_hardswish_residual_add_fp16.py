@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp16).
+
+    Ops: matmul_t, hardswish, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(2048, 2048) * 0.0221)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = torch.matmul(x, self.weight.t())
+        r = x
+        x = F.hardswish(x)
+        x = x + r
+        return x
+
+
+batch_size = 415300
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

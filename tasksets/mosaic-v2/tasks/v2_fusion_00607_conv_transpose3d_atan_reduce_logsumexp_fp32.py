@@ -1,0 +1,34 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: conv_transpose3d, atan, reduce_logsumexp
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.deconv = nn.ConvTranspose3d(16, 64, kernel_size=3, stride=1, padding=1)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.deconv(x)
+        x = torch.atan(x)
+        x = torch.logsumexp(x, dim=(2, 3, 4))
+        return x
+
+
+batch_size = 77
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16, 16, 64, 64, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

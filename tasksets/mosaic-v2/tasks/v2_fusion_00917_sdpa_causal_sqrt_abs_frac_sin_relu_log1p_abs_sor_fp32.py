@@ -1,0 +1,39 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: sdpa_causal, sqrt_abs, frac_sin, relu, log1p_abs, sort, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 8, 64).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 512)
+        r = x
+        x = torch.sqrt(x.abs() + 0.48)
+        x = torch.sin(1.0 * x) * x
+        x = torch.relu(x)
+        x = torch.log1p(x.abs())
+        x = torch.sort(x, dim=0).values
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 1847
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

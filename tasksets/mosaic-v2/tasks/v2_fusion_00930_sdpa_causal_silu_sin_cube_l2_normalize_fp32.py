@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: sdpa_causal, silu, sin, cube, l2_normalize
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 16, 128).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 2048)
+        x = F.silu(x)
+        x = torch.sin(x)
+        x = x * x * x
+        x = F.normalize(x, p=2.0, dim=-1)
+        return x
+
+
+batch_size = 9
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,40 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp32).
+
+    Ops: sdpa, l2_normalize, channel_scale, selu, mish, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.rand(2048,) + 0.5)
+        self.to(dtype)
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 16, 128).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=False)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 2048)
+        r = x
+        x = F.normalize(x, p=2.0, dim=-1)
+        x = x * self.scale
+        x = F.selu(x)
+        x = F.mish(x)
+        x = x + r
+        return x
+
+
+batch_size = 656
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

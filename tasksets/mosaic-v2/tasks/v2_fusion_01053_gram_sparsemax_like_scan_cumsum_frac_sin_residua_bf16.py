@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (bf16).
+
+    Ops: gram, sparsemax_like, scan_cumsum, frac_sin, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 256
+        r = x
+        x = torch.relu(x - x.mean(dim=-1, keepdim=True)) / x.shape[-1]
+        x = torch.cumsum(x, dim=2)
+        x = torch.sin(0.79 * x) * x
+        x = x + r
+        return x
+
+
+batch_size = 2769
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: bmm, shift, scale, reciprocal_soft, leaky_relu, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        r = x
+        x = x + 0.34
+        x = x * 1.56
+        x = 1.0 / (1.0 + x.abs())
+        x = F.leaky_relu(x, negative_slope=0.6)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 130
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, 256, dtype=dtype), torch.randn(batch_size, 256, 256, dtype=dtype) / 16]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: sdpa, scan_logcumsumexp, exp_neg_sq, celu, erf, softmax_temp
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 16, 64).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=False)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 1024)
+        x = torch.logcumsumexp(x, dim=2)
+        x = torch.exp(-x * x)
+        x = F.celu(x, alpha=1.81)
+        x = torch.erf(x)
+        x = torch.softmax(x / 3.53, dim=-1)
+        return x
+
+
+batch_size = 91
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

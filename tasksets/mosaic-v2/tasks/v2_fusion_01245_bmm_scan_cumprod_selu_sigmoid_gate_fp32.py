@@ -1,0 +1,34 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: bmm, scan_cumprod, selu, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        r = x
+        x = torch.cumprod(1.0 + 0.01 * x, dim=2)
+        x = F.selu(x)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 665
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 768, dtype=dtype), torch.randn(batch_size, 768, 256, dtype=dtype) / 27.71]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: bias_add, log1p_abs
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.bias = nn.Parameter(torch.randn(128, 1) * 0.02)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = x + self.bias
+        x = torch.log1p(x.abs())
+        return x
+
+
+batch_size = 237
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 16384, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,39 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: sdpa, erf, layer_norm, gelu, abs, reduce_mean_abs
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.ln = nn.LayerNorm(256, eps=1e-6)
+        self.to(dtype)
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 16, 16).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=False)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 256)
+        x = torch.erf(x)
+        x = self.ln(x)
+        x = F.gelu(x)
+        x = torch.abs(x)
+        x = torch.mean(x.abs(), dim=2)
+        return x
+
+
+batch_size = 5706
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

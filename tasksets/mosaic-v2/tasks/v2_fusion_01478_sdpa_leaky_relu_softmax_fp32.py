@@ -1,0 +1,34 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: sdpa, leaky_relu, softmax
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 8, 64).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=False)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 512)
+        x = F.leaky_relu(x, negative_slope=0.15)
+        x = torch.softmax(x, dim=-1)
+        return x
+
+
+batch_size = 1627
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

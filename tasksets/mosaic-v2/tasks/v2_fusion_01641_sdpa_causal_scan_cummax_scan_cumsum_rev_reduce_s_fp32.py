@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: sdpa_causal, scan_cummax, scan_cumsum_rev, reduce_std
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 16, 128).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 2048)
+        x = torch.cummax(x, dim=2).values
+        x = torch.flip(torch.cumsum(torch.flip(x, [2]), dim=2), [2])
+        x = torch.std(x, dim=2)
+        return x
+
+
+batch_size = 465
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

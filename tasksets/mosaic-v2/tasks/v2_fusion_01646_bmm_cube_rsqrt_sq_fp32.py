@@ -1,0 +1,32 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: bmm, cube, rsqrt_sq
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        x = x * x * x
+        x = torch.rsqrt(x * x + 1.0)
+        return x
+
+
+batch_size = 1924
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 1024, dtype=dtype), torch.randn(batch_size, 1024, 128, dtype=dtype) / 32]
+
+
+def get_init_inputs():
+    return []

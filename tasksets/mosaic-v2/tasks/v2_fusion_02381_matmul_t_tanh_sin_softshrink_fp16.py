@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Fusion chain (fp16).
+
+    Ops: matmul_t, tanh, sin, softshrink
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(256, 256) * 0.0625)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = torch.matmul(x, self.weight.t())
+        x = torch.tanh(x)
+        x = torch.sin(x)
+        x = F.softshrink(x, lambd=0.09)
+        return x
+
+
+batch_size = 1024
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Fusion chain (fp16).
+
+    Ops: gram, gelu_tanh, silu, sin
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 512
+        x = F.gelu(x, approximate='tanh')
+        x = F.silu(x)
+        x = torch.sin(x)
+        return x
+
+
+batch_size = 4696
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

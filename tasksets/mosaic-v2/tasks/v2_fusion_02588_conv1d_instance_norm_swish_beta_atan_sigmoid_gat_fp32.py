@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: conv1d, instance_norm, swish_beta, atan, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(8, 16, kernel_size=3, stride=1, padding=1)
+        self.inorm = nn.InstanceNorm1d(16, affine=True)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.conv(x)
+        r = x
+        x = self.inorm(x)
+        x = x * torch.sigmoid(2.43 * x)
+        x = torch.atan(x)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 397
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 8, 16384, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

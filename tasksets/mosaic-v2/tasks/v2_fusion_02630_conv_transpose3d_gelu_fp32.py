@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: conv_transpose3d, gelu
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.deconv = nn.ConvTranspose3d(8, 128, kernel_size=3, stride=1, padding=1)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.deconv(x)
+        x = F.gelu(x)
+        return x
+
+
+batch_size = 210
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 8, 32, 16, 16, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

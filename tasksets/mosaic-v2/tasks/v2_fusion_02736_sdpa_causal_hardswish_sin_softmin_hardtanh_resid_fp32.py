@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp32).
+
+    Ops: sdpa_causal, hardswish, sin, softmin, hardtanh, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 16, 128).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 2048)
+        r = x
+        x = F.hardswish(x)
+        x = torch.sin(x)
+        x = F.softmin(x, dim=-1)
+        x = F.hardtanh(x, min_val=-0.88, max_val=0.88)
+        x = x + r
+        return x
+
+
+batch_size = 1047
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

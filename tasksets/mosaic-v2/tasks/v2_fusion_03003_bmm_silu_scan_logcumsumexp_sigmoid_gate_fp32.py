@@ -1,0 +1,34 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: bmm, silu, scan_logcumsumexp, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        r = x
+        x = F.silu(x)
+        x = torch.logcumsumexp(x, dim=2)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 2988
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 2048, dtype=dtype), torch.randn(batch_size, 2048, 128, dtype=dtype) / 45.25]
+
+
+def get_init_inputs():
+    return []

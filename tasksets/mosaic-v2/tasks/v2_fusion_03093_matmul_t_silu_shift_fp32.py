@@ -1,0 +1,34 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: matmul_t, silu, shift
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(1024, 1024) * 0.03125)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = torch.matmul(x, self.weight.t())
+        x = F.silu(x)
+        x = x + 0.37
+        return x
+
+
+batch_size = 289013
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: conv_transpose2d, sigmoid, shift, reduce_std
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.deconv = nn.ConvTranspose2d(16, 128, kernel_size=2, stride=2, padding=0)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.deconv(x)
+        x = torch.sigmoid(x)
+        x = x + 0.24
+        x = torch.std(x, dim=1)
+        return x
+
+
+batch_size = 8
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16, 224, 224, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

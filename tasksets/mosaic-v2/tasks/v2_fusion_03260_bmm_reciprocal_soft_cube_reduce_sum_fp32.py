@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: bmm, reciprocal_soft, cube, reduce_sum
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        x = 1.0 / (1.0 + x.abs())
+        x = x * x * x
+        x = torch.sum(x, dim=1)
+        return x
+
+
+batch_size = 12288
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 512, dtype=dtype), torch.randn(batch_size, 512, 64, dtype=dtype) / 22.63]
+
+
+def get_init_inputs():
+    return []

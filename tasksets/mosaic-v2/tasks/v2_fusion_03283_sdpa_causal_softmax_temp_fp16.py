@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Fusion chain (fp16).
+
+    Ops: sdpa_causal, softmax_temp
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 2, 128).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 256)
+        x = torch.softmax(x / 1.91, dim=-1)
+        return x
+
+
+batch_size = 411
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

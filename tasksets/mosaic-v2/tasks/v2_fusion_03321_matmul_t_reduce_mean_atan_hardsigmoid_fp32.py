@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: matmul_t, reduce_mean, atan, hardsigmoid
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(256, 2048) * 0.0221)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = torch.matmul(x, self.weight.t())
+        x = torch.mean(x, dim=1)
+        x = torch.atan(x)
+        x = F.hardsigmoid(x)
+        return x
+
+
+batch_size = 393216
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (bf16).
+
+    Ops: sdpa, celu, atan, gelu_tanh, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 8, 32).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=False)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 256)
+        r = x
+        x = F.celu(x, alpha=2.85)
+        x = torch.atan(x)
+        x = F.gelu(x, approximate='tanh')
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 1104
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

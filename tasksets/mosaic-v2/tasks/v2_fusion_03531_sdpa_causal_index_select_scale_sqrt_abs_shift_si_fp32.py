@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: sdpa_causal, index_select, scale, sqrt_abs, shift, sigmoid
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, idx):
+        q = x.view(x.shape[0], x.shape[1], 8, 128).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 1024)
+        x = torch.index_select(x, 2, idx)
+        x = x * 1.91
+        x = torch.sqrt(x.abs() + 0.13)
+        x = x + 0.16
+        x = torch.sigmoid(x)
+        return x
+
+
+batch_size = 1398
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 1024, dtype=dtype), torch.randint(0, 1024, (1024,), dtype=torch.long)]
+
+
+def get_init_inputs():
+    return []

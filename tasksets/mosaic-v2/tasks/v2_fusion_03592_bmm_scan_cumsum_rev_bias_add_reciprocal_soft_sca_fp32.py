@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: bmm, scan_cumsum_rev, bias_add, reciprocal_soft, scan_cumsum, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.bias = nn.Parameter(torch.randn(128,) * 0.02)
+        self.to(dtype)
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        r = x
+        x = torch.flip(torch.cumsum(torch.flip(x, [2]), dim=2), [2])
+        x = x + self.bias
+        x = 1.0 / (1.0 + x.abs())
+        x = torch.cumsum(x, dim=2)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 1872
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 1024, dtype=dtype), torch.randn(batch_size, 1024, 128, dtype=dtype) / 32]
+
+
+def get_init_inputs():
+    return []

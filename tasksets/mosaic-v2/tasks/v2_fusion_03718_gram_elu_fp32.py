@@ -1,0 +1,31 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: gram, elu
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 2048
+        x = F.elu(x, alpha=1.6)
+        return x
+
+
+batch_size = 224
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: matmul_t, sigmoid
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(2048, 768) * 0.03608)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = torch.matmul(x, self.weight.t())
+        x = torch.sigmoid(x)
+        return x
+
+
+batch_size = 104
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 768, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

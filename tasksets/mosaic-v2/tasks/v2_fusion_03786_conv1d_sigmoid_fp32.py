@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: conv1d, sigmoid
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(128, 128, kernel_size=3, stride=1, padding=1)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.conv(x)
+        x = torch.sigmoid(x)
+        return x
+
+
+batch_size = 121
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 16384, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: sdpa_causal, sin, erf, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 16, 128).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 2048)
+        r = x
+        x = torch.sin(x)
+        x = torch.erf(x)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 669
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

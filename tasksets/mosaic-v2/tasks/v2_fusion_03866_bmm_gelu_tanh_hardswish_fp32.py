@@ -1,0 +1,32 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: bmm, gelu_tanh, hardswish
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        x = F.gelu(x, approximate='tanh')
+        x = F.hardswish(x)
+        return x
+
+
+batch_size = 768
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 2048, dtype=dtype), torch.randn(batch_size, 2048, 64, dtype=dtype) / 45.25]
+
+
+def get_init_inputs():
+    return []

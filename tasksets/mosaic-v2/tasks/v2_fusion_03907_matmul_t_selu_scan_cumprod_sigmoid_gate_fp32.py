@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: matmul_t, selu, scan_cumprod, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(1024, 1024) * 0.03125)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = torch.matmul(x, self.weight.t())
+        r = x
+        x = F.selu(x)
+        x = torch.cumprod(1.0 + 0.01 * x, dim=1)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 73350
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp32).
+
+    Ops: bmm, scan_cumsum, bias_add, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.bias = nn.Parameter(torch.randn(512,) * 0.02)
+        self.to(dtype)
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        r = x
+        x = torch.cumsum(x, dim=2)
+        x = x + self.bias
+        x = x + r
+        return x
+
+
+batch_size = 29
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, 1024, dtype=dtype), torch.randn(batch_size, 1024, 512, dtype=dtype) / 32]
+
+
+def get_init_inputs():
+    return []

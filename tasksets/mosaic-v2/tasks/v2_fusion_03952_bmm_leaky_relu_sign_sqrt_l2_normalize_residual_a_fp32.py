@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp32).
+
+    Ops: bmm, leaky_relu, sign_sqrt, l2_normalize, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x, w):
+        x = torch.bmm(x, w)
+        r = x
+        x = F.leaky_relu(x, negative_slope=0.44)
+        x = torch.sign(x) * torch.sqrt(x.abs())
+        x = F.normalize(x, p=2.0, dim=-1)
+        x = x + r
+        return x
+
+
+batch_size = 133
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, 768, dtype=dtype), torch.randn(batch_size, 768, 128, dtype=dtype) / 27.71]
+
+
+def get_init_inputs():
+    return []

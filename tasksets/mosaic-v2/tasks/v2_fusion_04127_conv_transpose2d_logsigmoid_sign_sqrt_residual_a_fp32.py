@@ -1,0 +1,36 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp32).
+
+    Ops: conv_transpose2d, logsigmoid, sign_sqrt, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.deconv = nn.ConvTranspose2d(64, 16, kernel_size=3, stride=2, padding=1, output_padding=1)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.deconv(x)
+        r = x
+        x = F.logsigmoid(x)
+        x = torch.sign(x) * torch.sqrt(x.abs())
+        x = x + r
+        return x
+
+
+batch_size = 67
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 128, 128, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp16).
+
+    Ops: conv_transpose1d, log1p_abs, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.deconv = nn.ConvTranspose1d(64, 64, kernel_size=3, stride=1, padding=1)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.deconv(x)
+        r = x
+        x = torch.log1p(x.abs())
+        x = x + r
+        return x
+
+
+batch_size = 15290
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Fusion chain (fp16).
+
+    Ops: sdpa, reduce_mean_abs, sin, softsign
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        q = x.view(x.shape[0], x.shape[1], 8, 64).transpose(1, 2)
+        x = F.scaled_dot_product_attention(q, q, q, is_causal=False)
+        x = x.transpose(1, 2).reshape(x.shape[0], -1, 512)
+        x = torch.mean(x.abs(), dim=1)
+        x = torch.sin(x)
+        x = F.softsign(x)
+        return x
+
+
+batch_size = 1440
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

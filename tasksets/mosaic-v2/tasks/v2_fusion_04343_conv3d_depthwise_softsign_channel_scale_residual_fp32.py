@@ -1,0 +1,37 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp32).
+
+    Ops: conv3d_depthwise, softsign, channel_scale, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv3d(4, 4, kernel_size=3, stride=1, padding=1, groups=4, bias=False)
+        self.scale = nn.Parameter(torch.rand(4, 1, 1, 1) + 0.5)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.conv(x)
+        r = x
+        x = F.softsign(x)
+        x = x * self.scale
+        x = x + r
+        return x
+
+
+batch_size = 6369
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 4, 24, 16, 16, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

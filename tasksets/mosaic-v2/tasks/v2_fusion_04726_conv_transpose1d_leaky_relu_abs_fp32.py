@@ -1,0 +1,34 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain (fp32).
+
+    Ops: conv_transpose1d, leaky_relu, abs
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.deconv = nn.ConvTranspose1d(64, 128, kernel_size=4, stride=2, padding=1)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = self.deconv(x)
+        x = F.leaky_relu(x, negative_slope=0.56)
+        x = torch.abs(x)
+        return x
+
+
+batch_size = 217
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 4096, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,33 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the result is gated by the sigmoid of the output of its first op (sigmoid_gate) (fp32).
+
+    Ops: gram, cos, sigmoid_gate
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 1024
+        r = x
+        x = torch.cos(x)
+        x = x * torch.sigmoid(r)
+        return x
+
+
+batch_size = 1415
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

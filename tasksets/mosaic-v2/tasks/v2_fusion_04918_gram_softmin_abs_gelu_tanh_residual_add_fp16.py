@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp16).
+
+    Ops: gram, softmin, abs, gelu_tanh, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 256
+        r = x
+        x = F.softmin(x, dim=-1)
+        x = torch.abs(x)
+        x = F.gelu(x, approximate='tanh')
+        x = x + r
+        return x
+
+
+batch_size = 79
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

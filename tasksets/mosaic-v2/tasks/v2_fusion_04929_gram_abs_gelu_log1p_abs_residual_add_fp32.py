@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Fusion chain; the output of its first op is added back at the end (residual_add) (fp32).
+
+    Ops: gram, abs, gelu, log1p_abs, residual_add
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.matmul(x, x.transpose(-1, -2)) / 512
+        r = x
+        x = torch.abs(x)
+        x = F.gelu(x)
+        x = torch.log1p(x.abs())
+        x = x + r
+        return x
+
+
+batch_size = 4682
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (activation): logsigmoid (fp32).
+
+    Ops: logsigmoid
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.logsigmoid(x)
+        return x
+
+
+batch_size = 768
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 512, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Single op (activation): tanhshrink (fp16).
+
+    Ops: tanhshrink
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.tanhshrink(x)
+        return x
+
+
+batch_size = 42776
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 128, 256, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

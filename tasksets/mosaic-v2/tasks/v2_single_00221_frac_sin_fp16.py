@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Single op (elementwise): frac_sin (fp16).
+
+    Ops: frac_sin
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.sin(1.08 * x) * x
+        return x
+
+
+batch_size = 513
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, 768, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

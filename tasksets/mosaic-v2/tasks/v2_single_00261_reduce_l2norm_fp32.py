@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (reduction): reduce_l2norm (fp32).
+
+    Ops: reduce_l2norm
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.linalg.vector_norm(x, dim=1)
+        return x
+
+
+batch_size = 393216
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 2048, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (elementwise): shift (fp32).
+
+    Ops: shift
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = x + 0.05
+        return x
+
+
+batch_size = 6144
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 32, 4096, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Single op (indexing): masked_fill (bf16).
+
+    Ops: masked_fill
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = x.masked_fill(x < 0.01, 0.0)
+        return x
+
+
+batch_size = 8192
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 768, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (elementwise): rsqrt_sq (fp32).
+
+    Ops: rsqrt_sq
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.rsqrt(x * x + 1.0)
+        return x
+
+
+batch_size = 385
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 32, 16384, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

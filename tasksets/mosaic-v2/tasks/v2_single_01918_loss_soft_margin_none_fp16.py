@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float16
+
+
+class Model(nn.Module):
+    """Single op (loss): soft_margin loss, reduction=none (fp16).
+
+    Ops: loss_soft_margin
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, predictions, targets):
+        x = F.soft_margin_loss(predictions, torch.sign(targets), reduction='none')
+        return x
+
+
+batch_size = 5830
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 256, 1000, dtype=dtype), torch.randn(batch_size * 256, 1000, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,32 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (elementwise): bias_add (fp32).
+
+    Ops: bias_add
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.bias = nn.Parameter(torch.randn(1024,) * 0.02)
+        self.to(dtype)
+
+    def forward(self, x):
+        x = x + self.bias
+        return x
+
+
+batch_size = 3072
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 256, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (scan): scan_logcumsumexp (fp32).
+
+    Ops: scan_logcumsumexp
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.logcumsumexp(x, dim=1)
+        return x
+
+
+batch_size = 71311
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 4096, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Single op (loss): cosine loss (bf16).
+
+    Ops: loss_cosine
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, predictions, targets):
+        x = 1.0 - F.cosine_similarity(predictions, targets, dim=-1)
+        return x
+
+
+batch_size = 2664
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 256, 1000, dtype=dtype), torch.randn(batch_size * 256, 1000, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Single op (elementwise): cos (bf16).
+
+    Ops: cos
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.cos(x)
+        return x
+
+
+batch_size = 64198
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 32, 28, 28, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,32 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Single op (attention): attention manual causal (bf16).
+
+    Ops: matmul, softmax, matmul
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, q, k, v):
+        s = torch.matmul(q, k.transpose(-1, -2)) * 0.0883883
+        s = s.masked_fill(torch.ones(256, 256, dtype=torch.bool, device=s.device).triu(1), float('-inf'))
+        x = torch.matmul(torch.softmax(s, dim=-1), v)
+        return x
+
+
+batch_size = 368
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 16, 256, 128, dtype=dtype), torch.randn(batch_size, 16, 256, 128, dtype=dtype), torch.randn(batch_size, 16, 256, 128, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (loss): bce_logits loss, reduction=none (fp32).
+
+    Ops: loss_bce_logits
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, predictions, targets):
+        x = F.binary_cross_entropy_with_logits(predictions, torch.sigmoid(targets), reduction='none')
+        return x
+
+
+batch_size = 12490
+
+
+def get_inputs():
+    return [torch.randn(batch_size * 64, 512, dtype=dtype), torch.randn(batch_size * 64, 512, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

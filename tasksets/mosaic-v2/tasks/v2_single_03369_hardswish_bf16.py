@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.bfloat16
+
+
+class Model(nn.Module):
+    """Single op (activation): hardswish (bf16).
+
+    Ops: hardswish
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.hardswish(x)
+        return x
+
+
+batch_size = 1572864
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 1024, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

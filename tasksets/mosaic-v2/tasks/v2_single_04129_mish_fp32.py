@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (activation): mish (fp32).
+
+    Ops: mish
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = F.mish(x)
+        return x
+
+
+batch_size = 3072
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 4096, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []

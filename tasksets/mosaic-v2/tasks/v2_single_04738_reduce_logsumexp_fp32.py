@@ -1,0 +1,30 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+dtype = torch.float32
+
+
+class Model(nn.Module):
+    """Single op (reduction): reduce_logsumexp (fp32).
+
+    Ops: reduce_logsumexp
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x = torch.logsumexp(x, dim=(2, 3))
+        return x
+
+
+batch_size = 1003
+
+
+def get_inputs():
+    return [torch.randn(batch_size, 64, 112, 112, dtype=dtype)]
+
+
+def get_init_inputs():
+    return []
