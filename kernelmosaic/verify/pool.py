@@ -385,7 +385,7 @@ class _Lane:
         t0 = time.monotonic()
         if self.current is None:
             self.current = self._spawn()
-        for attempt in range(2):
+        for _ in range(2):
             ready = self.current.wait_ready(timeouts["startup"])
             if isinstance(ready, dict):
                 return None
@@ -394,9 +394,7 @@ class _Lane:
             self._next_worker()
             if self.current is None:
                 self.current = self._spawn()
-            if attempt == 1:
-                return Outcome(None, "crash", "startup", f"{why} before the job started", tail, wall_s=time.monotonic() - t0)
-        return None
+        return Outcome(None, "crash", "startup", f"{why} before the job started", tail, wall_s=time.monotonic() - t0)
 
     def _run_once(self, job: JobSpec, timeouts: dict[str, float]) -> Outcome:
         t0 = time.monotonic()
