@@ -52,6 +52,9 @@ def main() -> None:
         ap.error(f"--lanes-per-gpu must be 1 or more, not {a.lanes_per_gpu}")
     if a.lanes_per_gpu > 1 and a.device != "cuda":
         ap.error("--lanes-per-gpu is for --device cuda; the CPU filter runs one judge")
+    for flag, f in (("--names", a.names), ("--resume", a.resume)):
+        if f and not Path(f).is_file():
+            ap.error(f"{flag} {f}: no such file")
     t0 = time.monotonic()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -76,9 +79,16 @@ def main() -> None:
         if missing:
             sys.exit(f"{len(missing)} names are not in the pool, e.g. {missing[0]}")
     if a.resume:
-        kept = [ln for ln in Path(a.resume).read_text().splitlines() if ln.strip() and _name(ln) in names]
-        (out / filters.RESULTS).write_text("".join(ln + "\n" for ln in kept))
-        print(f"resumed {len(kept)} results from {a.resume}", flush=True)
+        # added to what --out already holds, never in its place: a result measured is not lost
+        # for a --resume file that lacks it
+        have = out / filters.RESULTS
+        held = [ln for ln in have.read_text().splitlines() if ln.strip()] if have.is_file() else []
+        seen = {_name(ln) for ln in held}
+        kept = [ln for ln in Path(a.resume).read_text().splitlines()
+                if ln.strip() and _name(ln) in names and _name(ln) not in seen]
+        have.write_text("".join(ln + "\n" for ln in held + kept))
+        print(f"resumed {len(kept)} results from {a.resume}" + (f" beside the {len(held)} in {have}" if held else ""),
+              flush=True)
     gpus = [g.strip() for g in a.gpus.split(",")] if a.gpus else None  # None: every visible GPU
     budget = max(10.0, a.budget_s - (time.monotonic() - t0))
     last = [time.monotonic()]

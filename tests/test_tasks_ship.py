@@ -134,6 +134,31 @@ def test_ship_refuses_more_tasks_than_pass(measured, tmp_path):
     assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "p").exists()
 
 
+def test_filter_resume_adds_to_what_out_holds_and_bad_files_are_one_line(measured, tmp_path):
+    """--resume adds the given results to those already in --out rather than replacing them (a
+    result measured is never dropped, nor measured again), and a missing --names or --resume file
+    is a one-line usage error, not a traceback."""
+    d, pool_dir, names, results, _ = measured
+    rows = results.read_text().splitlines(keepends=True)
+    out = tmp_path / "filter"
+    out.mkdir()
+    (out / "results.jsonl").write_text("".join(rows[:10]))
+    part = tmp_path / "returned.jsonl"
+    part.write_text("".join(rows[5:]))
+    f = ROOT / "benchmarks" / "tasks_gpu_filter.py"
+    r = run(f, "--pool", pool_dir, "--names", names, "--device", "cpu", "--timing-runs", "2", "--out", out,
+            "--resume", part, timeout=600)
+    assert r.returncode == 0 and "DONE: every task measured" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+    assert f"resumed {len(rows) - 10} results from {part} beside the 10" in r.stdout
+    assert sorted((out / "results.jsonl").read_text().splitlines(keepends=True)) == sorted(rows)  # none measured again
+    for flag in ("--names", "--resume"):
+        args = ["--names", names, "--resume", part]
+        args[args.index(flag) + 1] = tmp_path / "nope.txt"
+        r = run(f, "--pool", pool_dir, "--device", "cpu", "--out", tmp_path / "o", *args)
+        assert r.returncode == 2 and f"{flag} {tmp_path / 'nope.txt'}: no such file" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr
+
+
 def test_proportional_quotas_keep_the_mix(measured):
     from kernelmosaic.curate.select import proportional_quotas, select
 
