@@ -243,7 +243,7 @@ def throughput_cases(kb_dir: Path, limit: int | None, only: set[str] | None = No
     return out
 
 
-def run_throughput(cases: list[dict], out, lanes: list[str], eager: bool = True) -> None:
+def run_throughput(cases: list[dict], out, lanes: list[str], eager: bool = True, diagnostics: bool = False) -> None:
     """Each lane setting in ``lanes`` verifies the whole set in one batch (verify_many): verdicts per
     GPU-hour, the completion times' spread, and, for the honest kernels, their times against the
     first setting's (one lane: exclusive). A setting is a lane count, ``N:loop`` for N lanes whose
@@ -253,7 +253,7 @@ def run_throughput(cases: list[dict], out, lanes: list[str], eager: bool = True)
     from kernelmosaic.task import Task
     from kernelmosaic.verify import TimingConfig, Verifier, VerifyRequest
 
-    timing = TimingConfig(enabled=True, n=100, warmup=3, eager=eager, compile=False)
+    timing = TimingConfig(enabled=True, n=100, warmup=3, eager=eager, compile=False, diagnostics=diagnostics)
     tasks = {c["task"]: Task(name=c["task"].replace("/", "_"), source=c["task_src"], path=c["task_file"]) for c in cases}
     cache = tempfile.mkdtemp(prefix="kmosaic-tp-")  # one cache: the baselines are timed once, ahead
     emit(out, {"part": "throughput", "event": "start", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -303,7 +303,8 @@ def run_throughput(cases: list[dict], out, lanes: list[str], eager: bool = True)
                            "error": None if status in c["want"] or r.error is None else
                            {"kind": r.error.kind, "message": r.error.message[:600]},
                            "attempts": r.attempts,
-                           "notes": [n for n in r.notes if "GPU to itself" in n or "quiet lock" in n]})
+                           "notes": [n for n in r.notes if "GPU to itself" in n or "quiet lock" in n],
+                           **({"diagnostics": r.timing.diagnostics} if diagnostics and r.timing else {})})
                 return r
 
             # all submitted at once, as a batch of episodes' turns arrives: the lanes take them in turn
@@ -412,8 +413,8 @@ def main():
                     help="where the KernelBench-style harness makes inputs (KernelBench itself: cpu, then copies)")
     ap.add_argument("--report", nargs="*")
     ap.add_argument("--batch-modes", default="nvrtc,cuda", help="backends to run all at once in the ours part")
-    ap.add_argument("--diagnostics", action="store_true", help="record where each sequential verdict's setup and timed "
-                    "calls spent their time (TimingConfig.diagnostics)")
+    ap.add_argument("--diagnostics", action="store_true", help="record where each verdict's setup and timed calls "
+                    "spent their time (TimingConfig.diagnostics; ours: the sequential verdicts; throughput: every verdict)")
     ap.add_argument("--no-eager", action="store_true", help="verdicts time no eager baseline, and none is timed "
                     "ahead (with them, each verdict reads its task's cached one: a lookup, not a timing)")
     a = ap.parse_args()
@@ -422,7 +423,8 @@ def main():
         return
     if a.part == "throughput":
         only = {t.strip() for t in a.tasks.split(",") if t.strip()} or None
-        run_throughput(throughput_cases(Path(a.kernelbench), a.limit, only), a.out, [x.strip() for x in a.lanes.split(",")], eager=not a.no_eager)
+        run_throughput(throughput_cases(Path(a.kernelbench), a.limit, only), a.out, [x.strip() for x in a.lanes.split(",")], eager=not a.no_eager,
+                       diagnostics=a.diagnostics)
         return
     cases = load_cases(Path(a.kernelbench), a.limit)
     if a.part == "kb":

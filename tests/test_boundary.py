@@ -901,3 +901,9 @@ def test_timed_calls_hold_the_gpu_per_call_or_per_loop(tmp_path, monkeypatch, sc
     else:
         assert holds <= 3, holds  # the empty calls' loop and the timed loop (no long-call loop on the CPU)
     assert verdict.timing.candidate_ms > 0
+    # the time phase's parts: small sets are kept, so each is made once and the loop makes none
+    t = d["time_s"]
+    assert t["keep_sets"] is True and t["candidate_sets_made"] == 2, t  # two timing seeds
+    parts = [t[f"candidate_{k}"] for k in ("sets", "fill", "calls", "check")]
+    assert all(x >= 0 for x in parts) and t["candidate_calls"] > 0, t
+    assert sum(parts) + t["calibrate_after_load"] <= verdict.phases_s["time"], (t, verdict.phases_s)

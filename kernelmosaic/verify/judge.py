@@ -119,17 +119,36 @@ class TimingSets:
     budget (a quarter of the GPU's memory, at most half of what is free; 1 GiB on the CPU) are
     made once and kept. Larger ones (a KernelBench task's inputs can be 8 GiB, and its output as
     much) are made again when their turn comes, off the clock, one at a time, so that the GPU's
-    memory is left to the candidate. Making a set costs a reference forward, so keeping them is
-    what keeps the timing phase short."""
+    memory is left to the candidate.
+
+    Making a set costs the inputs, a copy of them and a reference forward, and the timed calls
+    take the sets in turn, so a set too large to keep is made again for every call (on an H100,
+    L1/47's timing phase took 1.2 s in one run and 7.5-8.1 s in another, results/2026-12-07g-h100:
+    likely this, not yet measured part by part; ``diagnostics`` now says). So where every set's
+    *answer* fits the budget (KernelBench's L1/47 reduces 8 GiB of input to 2 MiB) the answers
+    are kept (``answers``) and only the inputs are made again, from their seed, for each turn.
+    Made again from a seed, they must be the inputs the answer was computed on: a sample of each
+    is kept (``_sample``) and compared, and a task whose ``get_inputs()`` gives other values for
+    the same seed (Python's or NumPy's generator, say) falls back to making whole sets, answers
+    included."""
 
     KEEP_BYTES = 1 << 30
+    SAMPLE = 257  # elements kept per input tensor to recognise it when it is made again
 
     def __init__(self, judge: "Judge", mod, ref, seeds: list[int]):
         self.judge, self.mod, self.ref, self.seeds = judge, mod, ref, list(seeds)
+        self.made = 0  # inputs made, the first ones included (diagnostics: what not keeping them cost)
         first = self._make(0)
         self.size = nbytes(first)
+        self.in_bytes = nbytes(first[0])
         self.keep = self.fits(judge, self.size * len(self.seeds))
+        # a tensor nested in a non-tensor input (a list of tensors) is not sampled: whole sets then
+        flat_inputs = all(isinstance(x, torch.Tensor) or not any(isinstance(t, torch.Tensor) for t in flatten([x]))
+                          for x in first[0])
+        self.answers_only = (not self.keep and flat_inputs
+                             and self.fits(judge, (self.size - self.in_bytes) * len(self.seeds) + self.in_bytes))
         self.held: dict[int, tuple] = {0: first}
+        self.answers: dict[int, tuple] = {}  # answers_only: each set's answer and its inputs' sample
         if self.keep:
             for j in range(1, len(self.seeds)):
                 self.held[j] = self._make(j)
@@ -149,16 +168,28 @@ class TimingSets:
         ahead of their turn, rather than make each again when it comes."""
         return nbytes <= cls.budget(judge.device, judge.gpu_share)
 
+    @property
+    def bytes_in_use(self) -> int:
+        """What the sets hold while the timing uses them: every set, or every answer and one set's
+        inputs, or one set (the candidate's budget counts it as the judge's)."""
+        if self.answers_only:
+            return self.size + (len(self.seeds) - 1) * (self.size - self.in_bytes)
+        return self.size * (len(self.seeds) if self.keep else 1)
+
     def release(self) -> None:
         """Drop what is held if it is large (before the trials, where a set too large to keep
         would take the room of the trial cases and the candidate; before the shape variants,
         which need room of their own); the sets are made again, from the same seeds, when they
         are next asked for."""
-        if self.size * len(self.held) > self.KEEP_BYTES:
+        if self.size * len(self.held) > self.KEEP_BYTES or (self.answers and self.bytes_in_use > self.KEEP_BYTES):
             self.held.clear()
+            self.answers.clear()
 
-    def _make(self, j: int) -> tuple:
-        inputs = self.judge.make_inputs(self.mod, self.seeds[j])
+    def _make_inputs(self, j: int) -> list:
+        self.made += 1
+        return self.judge.make_inputs(self.mod, self.seeds[j])
+
+    def _answer(self, inputs):
         try:
             with torch.no_grad():
                 answer = self.ref(*clone(inputs))
@@ -166,18 +197,79 @@ class TimingSets:
         except BaseException as e:  # noqa: BLE001
             raise (self.judge.own_failure(e, "the reference forward (timing inputs)")
                    or TaskProblem(f"the reference forward raised {type(e).__name__}: {e}\n{_exc_text(e)}")) from None
-        return inputs, answer
+        return answer
+
+    def _make(self, j: int) -> tuple:
+        inputs = self._make_inputs(j)
+        return inputs, self._answer(inputs)
+
+    def _sample(self, inputs) -> list:
+        """A fixed sample of each input tensor (its first, last and evenly spaced elements, on
+        the CPU), and non-tensor inputs as they are."""
+        out = []
+        for x in inputs:
+            if isinstance(x, torch.Tensor):
+                flat = x.detach().reshape(-1)
+                idx = torch.linspace(0, max(flat.numel() - 1, 0), min(self.SAMPLE, flat.numel()), device=flat.device).long()
+                out.append((tuple(x.shape), x.dtype, flat[idx].cpu() if flat.numel() else flat.cpu()))
+            else:
+                out.append(x)
+        return out
+
+    @staticmethod
+    def _same_sample(a: list, b: list) -> bool:
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if isinstance(x, tuple) and isinstance(y, tuple) and len(x) == 3 and isinstance(x[2], torch.Tensor):
+                if x[:2] != y[:2] or not torch.equal(x[2], y[2]):
+                    return False
+            else:
+                try:
+                    if isinstance(x, torch.Tensor) or isinstance(y, torch.Tensor) or bool(x != y):
+                        return False
+                except Exception:  # noqa: BLE001 - an object that cannot say: not the same, to be safe
+                    return False
+        return True
+
+    def _answers_for_all(self) -> None:
+        """Every set's answer and its inputs' sample, one set's inputs alive at a time."""
+        self.held.clear()
+        for j in range(len(self.seeds)):
+            inputs, answer = self._make(j)
+            self.answers[j] = (answer, self._sample(inputs))
+            self.held = {j: (inputs, answer)}
 
     def __len__(self) -> int:
         return len(self.seeds)
 
     def __getitem__(self, j: int) -> tuple:
-        if j not in self.held:
-            self.held.clear()  # drop the other set before making this one
-            # sets that fit the budget are all made again at once: the timed calls take them in
-            # turn, and making one per call (a reference forward each) cost seconds a verdict
-            for k in range(len(self.seeds)) if self.keep else (j,):
-                self.held[k] = self._make(k)
+        if j in self.held:
+            return self.held[j]
+        if self.answers_only:
+            if not self.answers:
+                self._answers_for_all()
+                if j in self.held:
+                    return self.held[j]
+            self.held.clear()  # drop the other set's inputs before making these
+            inputs = self._make_inputs(j)
+            answer, sample = self.answers[j]
+            if self._same_sample(self._sample(inputs), sample):
+                self.held[j] = (inputs, answer)
+                return self.held[j]
+            # other inputs from the same seed: the kept answer is not theirs. Whole sets from now on
+            self.judge.notes.append("the timing inputs made again from their seed differed from the first ones "
+                                    "(get_inputs() draws from a generator other than torch's?): the timing made "
+                                    "whole sets, answers included, for each turn")
+            self.answers_only = False
+            self.answers.clear()
+            self.held[j] = (inputs, self._answer(inputs))
+            return self.held[j]
+        self.held.clear()  # drop the other set before making this one
+        # sets that fit the budget are all made again at once: the timed calls take them in
+        # turn, and making one per call (a reference forward each) cost seconds a verdict
+        for k in range(len(self.seeds)) if self.keep else (j,):
+            self.held[k] = self._make(k)
         return self.held[j]
 
 
@@ -261,6 +353,7 @@ class Judge:
         self.diag_phase = ""
         self.diag_overheads: dict[str, dict] = {}
         self.diag_setup: dict[str, float] = {}  # the setup phase's parts, in seconds
+        self.diag_time: dict[str, float] = {}  # the time phase's parts, in seconds (diagnostics)
         self._setup_t = time.perf_counter()
         self.fastest_null: dict[int, float] = {}
         # per process: (GPU wait ms, extra ms over an empty call) points, from calibrate_waits
@@ -626,6 +719,19 @@ class Judge:
             s.bound[id(proc)] = proc
         return s
 
+    def trim_cache(self) -> None:
+        """Before a checked call: give the GPU back what the judge's allocator keeps cached beyond
+        what it has allocated, where that is large. The reference forwards of a large task (a
+        temporary per op, a clone of the inputs, the second trial's case made and dropped) leave
+        as much cached as they used, and the driver counts it as the judge's: on KernelBench's
+        L1/36 (7 GiB tensors) the judge held 58-64 GiB on an 80 GB H100 with one lane, and the
+        candidate's own 14.6 GiB no longer fit (results/2026-12-07g-h100)."""
+        if not self.is_cuda:
+            return
+        cached = torch.cuda.memory_reserved(self.device) - torch.cuda.memory_allocated(self.device)
+        if cached > TimingSets.KEEP_BYTES:
+            torch.cuda.empty_cache()
+
     def drop_slot(self, name: str) -> None:
         """Free a slot's buffers: each process that mapped them lets go first (and returns its own
         cached blocks), then the judge frees them and its own cache. A KernelBench task's check
@@ -775,6 +881,7 @@ class Judge:
         s.fill(inputs)
         s.poison()
         self.sync()
+        self.trim_cache()
         reply = self.call(s, "check", what)
         self.fail_from_reply(reply)
         if self.sem.rules:  # patching its own runtime is no rule of KernelBench's, nor a reach into the judge's
@@ -929,6 +1036,7 @@ class Judge:
         s.fill(inputs)
         s.poison()
         self.sync()
+        self.trim_cache()
         reply = self.call(s, "instrumented", "the instrumented call")
         self.fail_from_reply(reply)
         self.screen(reply, "after the instrumented call")
@@ -1122,13 +1230,23 @@ class Judge:
         times: list[float] = []
         checked = sampled = 0
         big = sum(t.numel() for t in flatten(sets[0][1]) if isinstance(t, torch.Tensor)) > SAMPLE_ABOVE
+        # where the loop's time goes besides the calls (diagnostics): a set made again, the refill
+        # and the check are the judge's own work, and for a large task they cost more than the calls
+        part = dict.fromkeys(("sets", "fill", "calls", "check"), 0.0)
         with self.loop_quiet():  # no process start works on this GPU meanwhile
             for i in range(max(warmup, len(sets)) + n):
                 j = i % len(sets)
+                t_p = time.perf_counter()
                 inputs, answer = sets[j]
+                t_f = time.perf_counter()
                 with self.off_clock():
                     s.fill(inputs)
+                t_c = time.perf_counter()
                 ms, reply = self.timed_call(proc, s, "timed", flush)
+                t_k = time.perf_counter()
+                part["sets"] += t_f - t_p
+                part["fill"] += t_c - t_f
+                part["calls"] += t_k - t_c
                 if reply.get("event") != "done":
                     if check:
                         self.fail_from_reply(reply)
@@ -1147,6 +1265,10 @@ class Judge:
                                         "(stale results served, or work finished after forward returned?)", mismatch=mm)
                     checked += int(timed and full)
                     sampled += int(timed and not full)
+                    part["check"] += time.perf_counter() - t_k
+        for k, v in part.items():
+            self.diag_time[f"{proc.role}_{k}"] = round(self.diag_time.get(f"{proc.role}_{k}", 0.0) + v, 4)
+        self.diag_time[f"{proc.role}_sets_made"] = sets.made
         return times, checked, sampled
 
     def calibrate(self, proc: CandidateProcess, sets: "TimingSets", flush) -> float:
@@ -1320,6 +1442,8 @@ class Judge:
         t0 = time.perf_counter()
         self.diag_phase = ":after_load"
         overhead = self.overhead_after_load(self.cand, sets, overhead, flush)
+        self.diag_time["calibrate_after_load"] = round(time.perf_counter() - t0, 4)
+        self.diag_time["keep_sets"] = sets.keep
         self.diag_phase = ""
         raw_ms, checked, sampled = self.time_process(self.cand, sets, overhead, "candidate", flush, check=self.sem.extra_checks)
         cand_ms = self.less_long_call(self.cand, raw_ms, "candidate")
@@ -1344,6 +1468,8 @@ class Judge:
                               f"{cond['cpus']} cores busy: its times may read high")
         if self.spec.timing.diagnostics:
             result["diagnostics"] = {**self.diagnostics(), "overheads": self.diag_overheads, "setup_s": self.diag_setup,
+                                     # the same dict: the speed-of-light part below is added to it
+                                     "time_s": self.diag_time,
                                      "quiet_waits_s": self.quiet.waits if len(self.quiet.waits) <= 16 else
                                      {"holds": len(self.quiet.waits), "total": round(sum(self.quiet.waits), 4),
                                       "max": max(self.quiet.waits)}, "quiet_per_call": self.quiet_per_call}
@@ -1353,7 +1479,9 @@ class Judge:
         for base in ("eager", "compile"):
             b = result.get(f"{base}_ms")
             result[f"speedup_{base}"] = (b / result["candidate_ms"]) if b and result["candidate_ms"] > 0 else None
+        t_sol = time.perf_counter()
         floors = self.speed_of_light(ref, sets[0][0]) if self.sem.rules else None
+        self.diag_time["speed_of_light"] = round(time.perf_counter() - t_sol, 4)
         if floors is not None:
             floor, memory = floors
             result["floor_ms"] = floor
@@ -1461,7 +1589,7 @@ class Judge:
                       "held": held if held is not None else self.harness_bytes()}
         # a released timing set is made again for the timing: the judge will hold one then, and
         # the candidate's budget counts it as before it was released
-        remade = self.sets.size if self.sets is not None and not self.sets.held else 0
+        remade = self.sets.bytes_in_use if self.sets is not None and not self.sets.held else 0
         self.gpu_budget = infra.gpu_budget(total, share, judge_bytes + remade, free, self._mem0["held"])
 
     def harness_bytes(self) -> int:
@@ -1776,6 +1904,7 @@ class Judge:
             # the sets refer back to this judge: dropped here, their tensors go at once, not at
             # the next full collection
             self.sets.held.clear()
+            self.sets.answers.clear()
             self.sets = None
         self.close_parts = {"buffers": round(time.monotonic() - t0, 4)}
         left = self.dying
