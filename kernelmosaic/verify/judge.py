@@ -209,9 +209,14 @@ class TimingSets:
         out = []
         for x in inputs:
             if isinstance(x, torch.Tensor):
-                flat = x.detach().reshape(-1)
-                idx = torch.linspace(0, max(flat.numel() - 1, 0), min(self.SAMPLE, flat.numel()), device=flat.device).long()
-                out.append((tuple(x.shape), x.dtype, flat[idx].cpu() if flat.numel() else flat.cpu()))
+                n = x.numel()
+                if n == 0 or x.dim() == 0:
+                    out.append((tuple(x.shape), x.dtype, x.detach().reshape(-1).cpu()))
+                    continue
+                # gathered by index, not through a flattened view: an input that is not contiguous
+                # would be copied whole to flatten it. float64: exact indices past 2**24 elements
+                idx = torch.linspace(0, n - 1, min(self.SAMPLE, n), dtype=torch.float64, device=x.device).long()
+                out.append((tuple(x.shape), x.dtype, x.detach()[torch.unravel_index(idx, x.shape)].cpu()))
             else:
                 out.append(x)
         return out
