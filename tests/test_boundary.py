@@ -903,7 +903,7 @@ def test_timed_calls_hold_the_gpu_per_call_or_per_loop(tmp_path, monkeypatch, sc
     assert verdict.timing.candidate_ms > 0
     # the time phase's parts: small sets are kept, so each is made once and the loop makes none
     t = d["time_s"]
-    assert t["keep_sets"] is True and t["candidate_sets_made"] == 2, t  # two timing seeds
+    assert t["keep_sets"] is True and t["candidate_inputs_made"] == 2, t  # two timing seeds
     parts = [t[f"candidate_{k}"] for k in ("sets", "fill", "calls", "check")]
     assert all(x >= 0 for x in parts) and t["candidate_calls"] > 0, t
     assert sum(parts) + t["calibrate_after_load"] <= verdict.phases_s["time"], (t, verdict.phases_s)

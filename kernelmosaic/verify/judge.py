@@ -1273,7 +1273,7 @@ class Judge:
                     part["check"] += time.perf_counter() - t_k
         for k, v in part.items():
             self.diag_time[f"{proc.role}_{k}"] = round(self.diag_time.get(f"{proc.role}_{k}", 0.0) + v, 4)
-        self.diag_time[f"{proc.role}_sets_made"] = sets.made
+        self.diag_time[f"{proc.role}_inputs_made"] = sets.made  # so far, the first sets included
         return times, checked, sampled
 
     def calibrate(self, proc: CandidateProcess, sets: "TimingSets", flush) -> float:
