@@ -175,7 +175,7 @@ def run_ours(cases, out, modes=("nvrtc", "cuda"), diagnostics=False, eager=True)
         emit(out, {"part": "ours", "mode": "nvrtc-sequential", "task": c["task"], "status": verdict.status,
                    "latency_s": time.perf_counter() - t, "phases_s": verdict.phases_s, "candidate_ms": verdict.timing.candidate_ms if verdict.timing else None,
                    "speedup_eager": verdict.timing.speedup_eager if verdict.timing else None,
-                   **({"diagnostics": verdict.timing.diagnostics} if diagnostics and verdict.timing else {})})
+                   **(_diagnosis(verdict) if diagnostics else {})})
     # all at once: throughput, per-verdict completion times
     for fmt in modes:
         t = time.perf_counter()
@@ -195,6 +195,20 @@ def run_ours(cases, out, modes=("nvrtc", "cuda"), diagnostics=False, eager=True)
 
 
 # -- throughput: a mixed set, one lane against several -----------------------------------------------------------
+def _diagnosis(verdict) -> dict:
+    """--diagnostics: the timing's parts and the precision check's own oracle time (a precision phase
+    of 6.5-7 s once per run, 0.01-0.1 s elsewhere on the same tasks, results/2026-12-07g-h100, is
+    told apart: the float64 oracle run itself, or the work around it)."""
+    out = {}
+    if verdict.timing:
+        out["diagnostics"] = verdict.timing.diagnostics
+    p = verdict.precision
+    if p is not None:
+        out["precision"] = {"status": p.status, "oracle_s": p.oracle_s, "terms": p.terms, "reason": p.reason[:160],
+                            "signature": p.signature}
+    return out
+
+
 def _wrong(src: str) -> str:
     """The gold kernel with its output changed after the fact: an incorrect candidate that
     compiles, loads and runs its kernel like the honest one."""
@@ -304,7 +318,7 @@ def run_throughput(cases: list[dict], out, lanes: list[str], eager: bool = True,
                            {"kind": r.error.kind, "message": r.error.message[:600]},
                            "attempts": r.attempts,
                            "notes": [n for n in r.notes if "GPU to itself" in n or "quiet lock" in n],
-                           **({"diagnostics": r.timing.diagnostics} if diagnostics and r.timing else {})})
+                           **(_diagnosis(r) if diagnostics else {})})
                 return r
 
             # all submitted at once, as a batch of episodes' turns arrives: the lanes take them in turn
