@@ -145,8 +145,9 @@ class TimingSets:
         # a tensor nested in a non-tensor input (a list of tensors) is not sampled: whole sets then
         flat_inputs = all(isinstance(x, torch.Tensor) or not any(isinstance(t, torch.Tensor) for t in flatten([x]))
                           for x in first[0])
-        self.answers_only = (not self.keep and flat_inputs
-                             and self.fits(judge, (self.size - self.in_bytes) * len(self.seeds) + self.in_bytes))
+        # every set's answer and one set's inputs: what the answers-kept mode holds
+        self.answers_bytes = self.in_bytes + (self.size - self.in_bytes) * len(self.seeds)
+        self.answers_only = not self.keep and flat_inputs and self.fits(judge, self.answers_bytes)
         self.held: dict[int, tuple] = {0: first}
         self.answers: dict[int, tuple] = {}  # answers_only: each set's answer and its inputs' sample
         if self.keep:
@@ -173,7 +174,7 @@ class TimingSets:
         """What the sets hold while the timing uses them: every set, or every answer and one set's
         inputs, or one set (the candidate's budget counts it as the judge's)."""
         if self.answers_only:
-            return self.size + (len(self.seeds) - 1) * (self.size - self.in_bytes)
+            return self.answers_bytes
         return self.size * (len(self.seeds) if self.keep else 1)
 
     def release(self) -> None:
@@ -229,9 +230,9 @@ class TimingSets:
             if isinstance(x, tuple) and isinstance(y, tuple) and len(x) == 3 and isinstance(x[2], torch.Tensor):
                 if x[:2] != y[:2] or not torch.equal(x[2], y[2]):
                     return False
-            else:
+            else:  # a non-tensor input (tensors are sampled into tuples, none is nested: flat_inputs)
                 try:
-                    if isinstance(x, torch.Tensor) or isinstance(y, torch.Tensor) or bool(x != y):
+                    if bool(x != y):
                         return False
                 except Exception:  # noqa: BLE001 - an object that cannot say: not the same, to be safe
                     return False
@@ -729,8 +730,9 @@ class Judge:
         what it has allocated, where that is large. The reference forwards of a large task (a
         temporary per op, a clone of the inputs, the second trial's case made and dropped) leave
         as much cached as they used, and the driver counts it as the judge's: on KernelBench's
-        L1/36 (7 GiB tensors) the judge held 58-64 GiB on an 80 GB H100 with one lane, and the
-        candidate's own 14.6 GiB no longer fit (results/2026-12-07g-h100)."""
+        L1/36 (7 GiB tensors), with one lane on an 80 GB H100, the verifier's processes held
+        58-64 GiB by NVML while the judge's tensors come to about 35 GiB (read from the code), and
+        the candidate's own 14.6 GiB no longer fit (results/2026-12-07g-h100)."""
         if not self.is_cuda:
             return
         cached = torch.cuda.memory_reserved(self.device) - torch.cuda.memory_allocated(self.device)
