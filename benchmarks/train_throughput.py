@@ -264,6 +264,10 @@ class Timer:
             def on_step_end(self, args, state, control, **kw):
                 t, tok = now(), timer.trainer._total_train_tokens  # TRL's count: non-padding tokens, all ranks
                 timer.steps.append({"step": state.global_step, "s": t - timer._last_t, "tokens": tok - timer._last_tok})
+                # one line per step on stderr: a run stopped by its time limit writes no result file,
+                # and these lines are then the only record of where its time went (compiling vs steady)
+                print(f"step {state.global_step}: {timer.steps[-1]['s']:.2f} s, {timer.steps[-1]['tokens']} tokens",
+                      file=sys.stderr, flush=True)
                 timer._last_t, timer._last_tok = t, tok
                 if len(timer.steps) == timer.warmup:  # the budget is for measured steps, not for compiling
                     timer._start = t
@@ -365,6 +369,7 @@ def run_mode(args) -> dict:
         apply_liger_kernel_to_qwen3(rope=True, rms_norm=True, swiglu=True, cross_entropy=False,
                                     fused_linear_cross_entropy=False, model=model)
     model_init_s = time.perf_counter() - t_model
+    print(f"{args.mode}: model built in {model_init_s:.1f} s", file=sys.stderr, flush=True)
     n_linear = count_linear(model)
 
     common = dict(output_dir=str(Path(args.out) / f"_trainer_{args.mode}_{world}"), max_length=args.max_length,
