@@ -375,6 +375,7 @@ def test_the_binding_header_is_precompiled_stored_by_the_judge_and_checked(tmp_p
     # tampered (its hash no longer matches): not used; the next claimed build makes it again and the
     # judge replaces the bad entry
     (entry / gch).write_bytes(b"not a precompiled header")
+    assert not stored_pch_ok(entry)
     tampered, listing6 = _pch_build(tmp_path, "tampered", "-O1", root, may_make=False)
     assert listing6["used"] is False and not list(tampered.glob(f".pch/*/{gch}"))
     again, listing7 = _pch_build(tmp_path, "again", "-O1", root, may_make=True)

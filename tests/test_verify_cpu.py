@@ -158,58 +158,20 @@ def test_task_whose_get_inputs_raises(cpu_verifier):
         cpu_verifier.verify(req("relu_cc_ok", task=load_task(DATA / "tasks" / "get_inputs_raises.py")))
 
 
-@pytest.mark.slow
-def test_load_inline_cpp_backend_and_build_cache(cpu_verifier):
-    """KernelBench's own format on the CPU: a real g++ build against the torch headers,
-    then the content-addressed cache makes the second verdict skip the build."""
-    t0 = time.monotonic()
-    first = cpu_verifier.verify(req("relu_inline_ok"))
-    cold = time.monotonic() - t0
-    assert first.status == "correct", first.error
-    t0 = time.monotonic()
-    second = cpu_verifier.verify(req("relu_inline_ok"))
-    warm = time.monotonic() - t0
-    assert second.status == "correct", second.error
-    assert second.phases_s["compile"] < first.phases_s["compile"] / 3, (first.phases_s, second.phases_s)
-    assert warm < cold
+# a flag set of the header test's own, so that its first build makes the precompiled header
+PCH_TEST_FLAGS = '["-O2", "-DKMOSAIC_PCH_TEST"]'
 
 
 @pytest.mark.slow
-def test_a_changed_build_reuses_its_unchanged_compiled_file(cpu_verifier, cache_dir):
-    """The object cache (builder.ObjectCache): a request that differs only in its link flags
-    compiles nothing again, its main.cpp object comes from the first build. A stored object that
-    no longer matches its hash (written by anyone but the judge) is not used: the next build
-    compiles afresh and its verdict stands."""
-    objects = Path(cache_dir) / "build" / "objects"
-    before = set(objects.glob("*/object.o"))
-    src = read("cpu/relu_inline_ok.py").replace('name="kmosaic_test_relu"', 'name="kmosaic_test_relu_objects"')
-    first = cpu_verifier.verify(VerifyRequest(candidate=src, task=relu_task(), backend="cpp", timing=NO_TIMING))
-    assert first.status == "correct", first.error
-    stored = sorted(set(objects.glob("*/object.o")) - before)
-    assert len(stored) == 1, stored  # main.cpp's object (a cpp-only build has no other compile)
-    linked = src.replace('extra_cflags=["-O2"])', 'extra_cflags=["-O2"], extra_ldflags=["-lm"])')
-    second = cpu_verifier.verify(VerifyRequest(candidate=linked, task=relu_task(), backend="cpp", timing=NO_TIMING))
-    assert second.status == "correct", second.error
-    assert any("reused 1 compiled file" in n for n in second.notes), second.notes
-    assert second.phases_s["compile"] < first.phases_s["compile"] / 2, (first.phases_s, second.phases_s)
-    # the stored object, overwritten (as a candidate could not: the cache is read-only to it)
-    for p in stored:
-        p.write_bytes(b"\x7fELF not the object that was built")
-    third = cpu_verifier.verify(VerifyRequest(candidate=linked.replace('["-lm"]', '["-lm", "-lpthread"]'), task=relu_task(),
-                                              backend="cpp", timing=NO_TIMING))
-    assert third.status == "correct", third.error
-    assert not any("reused" in n for n in third.notes), third.notes
-    # and the judge replaced the bad entry with the object it just built
-    assert all(p.read_bytes().startswith(b"\x7fELF") and b"not the object" not in p.read_bytes() for p in stored)
-
-
-@pytest.mark.slow
-def test_the_binding_header_is_precompiled_once_and_used_by_the_next_build(cpu_verifier, cache_dir):
-    """builder.PchCache through the verifier, with real g++ and torch's headers: the first build of a
-    flag set of its own makes the precompiled torch/extension.h, which the judge stores hashed under
-    <cache>/build/pch; the next candidate with the same flags (other code, so no object or library
-    is reused) compiles main.cpp with it, in less time. A stored header that no longer matches its
-    hash is not used: the next build makes it again and the judge replaces the entry."""
+def test_load_inline_builds_cache_their_library_and_precompile_the_binding_header(cpu_verifier, cache_dir):
+    """KernelBench's own format on the CPU, a real g++ build against torch's headers, and both build
+    caches through the verifier. The same candidate again skips the build (the content-addressed
+    library cache). builder.PchCache: the first build of a flag set of its own makes the
+    precompiled torch/extension.h, which the judge stores hashed under <cache>/build/pch; the next
+    candidate with the same flags (other code, so no object or library is reused) compiles main.cpp
+    with it, in less time. A stored header that no longer matches its hash is not used: the next
+    build makes it again and the judge replaces the entry. (One test: each cold build of torch's
+    binding costs about a minute of this machine's CI.)"""
     import re
 
     from kernelmosaic.task import sha256_file
@@ -218,7 +180,7 @@ def test_the_binding_header_is_precompiled_once_and_used_by_the_next_build(cpu_v
     pch = Path(cache_dir) / "build" / "pch"
     stored = lambda: {p.name for p in pch.glob("*") if re.fullmatch(r"[0-9a-f]{64}", p.name)}  # noqa: E731
     before = stored()
-    base = read("cpu/relu_inline_ok.py").replace('extra_cflags=["-O2"]', 'extra_cflags=["-O2", "-DKMOSAIC_PCH_TEST"]')
+    base = read("cpu/relu_inline_ok.py").replace('extra_cflags=["-O2"]', f'extra_cflags={PCH_TEST_FLAGS}')
 
     def verify(tag: str):
         src = base.replace('name="kmosaic_test_relu"', f'name="kmosaic_test_relu_pch_{tag}"').replace(
@@ -229,7 +191,13 @@ def test_the_binding_header_is_precompiled_once_and_used_by_the_next_build(cpu_v
         return v
 
     used = "main.cpp was compiled with the precompiled torch/extension.h (the same flags and toolchain)"
+    t0 = time.monotonic()
     first = verify("a")
+    cold = time.monotonic() - t0
+    t0 = time.monotonic()
+    again = verify("a")  # the same candidate: its library comes from the cache, nothing is compiled
+    assert again.phases_s["compile"] < first.phases_s["compile"] / 3, (first.phases_s, again.phases_s)
+    assert time.monotonic() - t0 < cold
     made = stored() - before
     assert len(made) == 1, (before, stored())
     entry = pch / made.pop()
@@ -243,6 +211,37 @@ def test_the_binding_header_is_precompiled_once_and_used_by_the_next_build(cpu_v
     third = verify("c")
     assert stored() - before == {entry.name}
     assert json.loads((entry / "manifest.json").read_text())["sha256"] == sha256_file(gch) and gch.stat().st_size > 1 << 20
+
+
+@pytest.mark.slow
+def test_a_changed_build_reuses_its_unchanged_compiled_file(cpu_verifier, cache_dir):
+    """The object cache (builder.ObjectCache): a request that differs only in its link flags
+    compiles nothing again, its main.cpp object comes from the first build. A stored object that
+    no longer matches its hash (written by anyone but the judge) is not used: the next build
+    compiles afresh and its verdict stands."""
+    objects = Path(cache_dir) / "build" / "objects"
+    before = set(objects.glob("*/object.o"))
+    # the header test's flags: main.cpp compiles with the header it made (alone, this build makes it)
+    src = read("cpu/relu_inline_ok.py").replace('name="kmosaic_test_relu"', 'name="kmosaic_test_relu_objects"').replace(
+        'extra_cflags=["-O2"]', f'extra_cflags={PCH_TEST_FLAGS}')
+    first = cpu_verifier.verify(VerifyRequest(candidate=src, task=relu_task(), backend="cpp", timing=NO_TIMING))
+    assert first.status == "correct", first.error
+    stored = sorted(set(objects.glob("*/object.o")) - before)
+    assert len(stored) == 1, stored  # main.cpp's object (a cpp-only build has no other compile)
+    linked = src.replace(f'extra_cflags={PCH_TEST_FLAGS})', f'extra_cflags={PCH_TEST_FLAGS}, extra_ldflags=["-lm"])')
+    second = cpu_verifier.verify(VerifyRequest(candidate=linked, task=relu_task(), backend="cpp", timing=NO_TIMING))
+    assert second.status == "correct", second.error
+    assert any("reused 1 compiled file" in n for n in second.notes), second.notes
+    assert second.phases_s["compile"] < first.phases_s["compile"] / 2, (first.phases_s, second.phases_s)
+    # the stored object, overwritten (as a candidate could not: the cache is read-only to it)
+    for p in stored:
+        p.write_bytes(b"\x7fELF not the object that was built")
+    third = cpu_verifier.verify(VerifyRequest(candidate=linked.replace('["-lm"]', '["-lm", "-lpthread"]'), task=relu_task(),
+                                              backend="cpp", timing=NO_TIMING))
+    assert third.status == "correct", third.error
+    assert not any("reused" in n for n in third.notes), third.notes
+    # and the judge replaced the bad entry with the object it just built
+    assert all(p.read_bytes().startswith(b"\x7fELF") and b"not the object" not in p.read_bytes() for p in stored)
 
 
 def test_speed_of_light_floor_rejects_implausible_times(cache_dir):
