@@ -212,3 +212,24 @@ def test_inputs_from_another_generator_fall_back_to_whole_sets(tmp_path, monkeyp
     assert res["status"] == "correct", res.get("error")
     assert not seen["answers_only"], seen  # switched off at the first inputs made again
     assert any("differed from the first ones" in n for n in res.get("notes", [])), res.get("notes")
+
+
+def test_an_elementwise_tasks_answers_are_not_kept_in_place_of_whole_sets(tmp_path, monkeypatch):
+    """ReLU's answers are as large as its inputs: past the threshold the timing makes whole sets
+    per turn, as before the answers-kept mode, even where every answer and one set's inputs would
+    fit (kept, they took the room L1/19's baselines needed on an H100, results/2026-12-07i-h100)."""
+    ns: dict = {}
+    exec(RELU.source, ns)
+    in_bytes = J.nbytes(ns["get_inputs"]())
+    # whole sets: 2 x (inputs + answer) = 4 inputs' bytes; every answer and one set's inputs: 3
+    seen: dict = {}
+    init = J.TimingSets.__init__
+
+    def spy_init(self, *a, **k):
+        init(self, *a, **k)
+        seen.update(answers_only=self.answers_only, keep=self.keep, answers_bytes=self.answers_bytes)
+
+    monkeypatch.setattr(J.TimingSets, "__init__", spy_init)
+    res, _, _ = _run(tmp_path, monkeypatch, keep_bytes=int(3.5 * in_bytes))
+    assert res["status"] == "correct", res.get("error")
+    assert seen["answers_bytes"] == 3 * in_bytes and not seen["keep"] and not seen["answers_only"], seen
