@@ -248,7 +248,6 @@ class TimingSets:
 
     def _answers_for_all(self) -> None:
         """Every set's answer and its inputs' sample, one set's inputs alive at a time."""
-        self.held.clear()
         for j in range(len(self.seeds)):
             self.held.clear()  # the last set's inputs go before these are made: one set's at a time
             inputs, answer = self._make(j)

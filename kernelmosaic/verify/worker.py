@@ -100,8 +100,8 @@ def main() -> None:
                 os.close(fd)
     if device.type == "cuda":
         # torch's dispatch modes (the precision check's FLOP and extent counters, precision.py)
-        # import torch._dynamo at their first use: 1.3-1.6 s of a core on the CI machine, with
-        # Triton's import beside it on a GPU host. That is the likely cause of the 6.5-7 s
+        # import torch._dynamo at their first use: 1.3-1.6 s of a core on the CI machine
+        # (results/2026-12-07i-cpu), not yet timed on a GPU host. That is the likely cause of the 6.5-7 s
         # precision phase seen once per judge on an H100 (results/2026-12-07g-h100; inferred,
         # not measured there). Imported here, a spare judge pays it before it takes a job, and
         # gc.freeze below keeps its modules out of every job's collection. Not on the CPU, where
