@@ -99,14 +99,15 @@ def main() -> None:
             if fd is not None:
                 os.close(fd)
     if device.type == "cuda":
-        # torch's dispatch modes (the precision check's FLOP and extent counters, precision.py)
-        # import torch._dynamo at their first use: 1.3-1.6 s of a core on the CI machine
-        # (results/2026-12-07i-cpu), not yet timed on a GPU host. That is the likely cause of the 6.5-7 s
-        # precision phase seen once per judge on an H100 (results/2026-12-07g-h100; inferred,
-        # not measured there). Imported here, a spare judge pays it before it takes a job, and
-        # gc.freeze below keeps its modules out of every job's collection. Not on the CPU, where
-        # judges are many and short-lived (the tests) and most never reach the precision check.
-        import torch._dynamo  # noqa: F401
+        # the judge's own dispatch modes (the precision check's counters, the FLOP count of the
+        # speed-of-light floor) import torch._dynamo at their first use: paid here, by a spare
+        # judge before it takes a job (the likely cause of the 6.5-7 s precision phase seen once
+        # per judge on an H100, results/2026-12-07g-h100 and 2026-12-07i-cpu; inferred). On the
+        # CPU tensor: no GPU work outside the quiet lock. Not on the CPU, where judges are many
+        # and short-lived (the tests) and most never reach those counters
+        from . import candidate
+
+        candidate.warm_dispatch(torch, "cpu")
     info = {"torch": torch.__version__, "cuda": torch.version.cuda}
     if device.type == "cuda":
         cap = torch.cuda.get_device_capability(device)
